@@ -1,0 +1,298 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ControllerOptions configures a [Controller]. The zero value is ready to use.
+type ControllerOptions struct {
+	// Transcript, when set, is called with every line sent (sent == true,
+	// without the line feed) and every line received (sent == false,
+	// including the empty line that ends a response). Calls never overlap,
+	// but received lines are reported from the controller's reader
+	// goroutine, so the hook must not assume it runs in the caller's.
+	Transcript func(sent bool, line string)
+
+	// MaxLineLength is the longest response line accepted, in bytes.
+	// Zero means DefaultMaxLineLength (1 MiB).
+	MaxLineLength int
+
+	// SendIDs makes the controller number its commands ("1 name", "2 name",
+	// ...) and check that each response echoes the right id. Without it,
+	// commands carry no id and a response carrying one is rejected.
+	SendIDs bool
+}
+
+// Controller is the controller side of a GTP connection: it writes commands
+// to the engine's input and reads responses from the engine's output.
+//
+// A Controller is meant to be used by one goroutine at a time; concurrent
+// calls to Do are serialised, never interleaved. After a timeout, a context
+// cancellation, a protocol error or a broken channel the controller no
+// longer knows which response belongs to which command, so it becomes
+// unusable and every later Do returns an error wrapping
+// [ErrControllerBroken] and the original error. A failure response ("?")
+// leaves it usable.
+//
+// A background goroutine reads the engine's output so that a hanging
+// engine never blocks Do beyond its timeout or context. That goroutine ends
+// when the reader returns an error (close the engine's output to release
+// it) or, after [Controller.Close] or a fatal error, when it next delivers
+// a line.
+type Controller struct {
+	r    io.Reader
+	w    io.Writer
+	opts ControllerOptions
+
+	mu      sync.Mutex // serialises Do
+	nextID  uint64
+	err     error // sticky fatal error; guarded by mu
+	started bool  // reader goroutine running; guarded by mu
+
+	results  chan readResult
+	stop     chan struct{}
+	stopOnce sync.Once
+
+	logMu sync.Mutex // serialises transcript calls
+}
+
+type readResult struct {
+	resp Response
+	err  error
+}
+
+// NewController returns a controller reading responses from r (the
+// engine's standard output) and writing commands to w (its standard input).
+func NewController(r io.Reader, w io.Writer, opts ControllerOptions) *Controller {
+	if opts.MaxLineLength <= 0 {
+		opts.MaxLineLength = DefaultMaxLineLength
+	}
+	return &Controller{
+		r:       r,
+		w:       w,
+		opts:    opts,
+		nextID:  1,
+		results: make(chan readResult, 1),
+		stop:    make(chan struct{}),
+	}
+}
+
+// Err returns the error that made the controller unusable, or nil.
+func (c *Controller) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close marks the controller unusable and lets its reader goroutine end as
+// soon as it is not blocked reading. It does not close the reader or the
+// writer, which belong to the caller. Close must not be called while a Do
+// is in progress on another goroutine; close the engine's pipes instead to
+// make that Do return.
+func (c *Controller) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = errors.New("controller closed")
+	}
+	c.stopOnce.Do(func() { close(c.stop) })
+}
+
+func (c *Controller) log(sent bool, line string) {
+	if c.opts.Transcript == nil {
+		return
+	}
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	c.opts.Transcript(sent, line)
+}
+
+func (c *Controller) readLoop() {
+	br := bufio.NewReaderSize(c.r, 64<<10)
+	onLine := func(line string) { c.log(false, line) }
+	if c.opts.Transcript == nil {
+		onLine = nil
+	}
+	for {
+		resp, err := readResponse(br, c.opts.MaxLineLength, onLine)
+		select {
+		case c.results <- readResult{resp, err}:
+		case <-c.stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// fail records a fatal error and releases the reader goroutine.
+func (c *Controller) fail(err error) error {
+	c.err = err
+	c.stopOnce.Do(func() { close(c.stop) })
+	return err
+}
+
+// Do sends one command with its arguments and returns the text of the
+// success response: lines joined with "\n", without the "=" indicator, the
+// id and the space after them.
+//
+// timeout bounds the whole exchange (writing and reading); zero means no
+// limit other than ctx. The errors are a [*FailureError] for a "?" response,
+// a [*ProtocolError] for a malformed one, an error wrapping [ErrTimeout] when
+// the timeout or ctx's deadline passes, one wrapping ctx.Err() when ctx is
+// cancelled, and one wrapping [ErrEngineExited] when the channel breaks.
+// A command name or argument that could not be sent as one GTP line (empty,
+// containing control characters or '#', or a name containing white space)
+// is rejected without sending anything.
+func (c *Controller) Do(ctx context.Context, timeout time.Duration, command string, args ...string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return "", fmt.Errorf("gtp command %q: %w: %w", command, ErrControllerBroken, c.err)
+	}
+	if err := checkCommand(command, args); err != nil {
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("gtp command %q not sent: %w", command, err)
+	}
+	if !c.started {
+		c.started = true
+		go c.readLoop()
+	}
+
+	// Anything already read was not asked for.
+	select {
+	case res := <-c.results:
+		if res.err != nil {
+			return "", c.fail(c.contextualise(command, res.err))
+		}
+		return "", c.fail(&ProtocolError{Command: command, Reason: "unsolicited response before command was sent"})
+	default:
+	}
+
+	var b strings.Builder
+	id := uint64(0)
+	if c.opts.SendIDs {
+		id = c.nextID
+		c.nextID++
+		b.WriteString(strconv.FormatUint(id, 10))
+		b.WriteByte(' ')
+	}
+	b.WriteString(command)
+	for _, a := range args {
+		b.WriteByte(' ')
+		b.WriteString(a)
+	}
+	line := b.String()
+
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+
+	c.log(true, line)
+	written := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(c.w, line+"\n")
+		written <- err
+	}()
+	select {
+	case err := <-written:
+		if err != nil {
+			return "", c.fail(fmt.Errorf("gtp command %q: writing: %w (%w)", command, ErrEngineExited, err))
+		}
+	case <-expired:
+		return "", c.fail(fmt.Errorf("gtp command %q: could not send within %v: %w", command, timeout, ErrTimeout))
+	case <-ctx.Done():
+		return "", c.fail(ctxError(ctx, command))
+	}
+
+	var res readResult
+	select {
+	case res = <-c.results:
+	case <-expired:
+		return "", c.fail(fmt.Errorf("gtp command %q: no response within %v: %w", command, timeout, ErrTimeout))
+	case <-ctx.Done():
+		return "", c.fail(ctxError(ctx, command))
+	}
+	if res.err != nil {
+		return "", c.fail(c.contextualise(command, res.err))
+	}
+	resp := res.resp
+	switch {
+	case c.opts.SendIDs && resp.HasID && resp.ID != id:
+		return "", c.fail(&ProtocolError{Command: command, Reason: fmt.Sprintf("response id %d does not match command id %d", resp.ID, id)})
+	case !c.opts.SendIDs && resp.HasID:
+		return "", c.fail(&ProtocolError{Command: command, Reason: fmt.Sprintf("response carries id %d but the command had none", resp.ID)})
+	}
+	if !resp.Success {
+		return "", &FailureError{Command: command, Message: resp.Text}
+	}
+	return resp.Text, nil
+}
+
+// contextualise names the command in an error from the reader.
+func (c *Controller) contextualise(command string, err error) error {
+	var pe *ProtocolError
+	if errors.As(err, &pe) {
+		cp := *pe
+		cp.Command = command
+		return &cp
+	}
+	return fmt.Errorf("gtp command %q: %w", command, err)
+}
+
+func ctxError(ctx context.Context, command string) error {
+	err := ctx.Err()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("gtp command %q: %w: %w", command, ErrTimeout, err)
+	}
+	return fmt.Errorf("gtp command %q: %w", command, err)
+}
+
+// checkCommand rejects a command that cannot be sent as one GTP line.
+func checkCommand(command string, args []string) error {
+	if command == "" {
+		return errors.New("gtp: empty command name")
+	}
+	if strings.ContainsAny(command, " \t") || isDigits(command) {
+		return fmt.Errorf("gtp: invalid command name %q", command)
+	}
+	if err := checkWord(command); err != nil {
+		return fmt.Errorf("gtp: command name %q: %w", command, err)
+	}
+	for _, a := range args {
+		if err := checkWord(a); err != nil {
+			return fmt.Errorf("gtp command %q: argument %q: %w", command, a, err)
+		}
+	}
+	return nil
+}
+
+func checkWord(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty")
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return fmt.Errorf("control character 0x%02x", c)
+		}
+		if c == '#' {
+			return errors.New("'#' would start a comment")
+		}
+	}
+	return nil
+}
