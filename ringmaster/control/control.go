@@ -1,0 +1,832 @@
+// Package control loads and validates a ringmaster control file: the TOML
+// file that defines a competition, its players and its matchups.
+//
+// A control file looks like this:
+//
+//	competition_type = "playoff"
+//	game = "backgammon"
+//	description = "net against gnubg"
+//	seed = 7
+//	number_of_games = 100
+//	match_length = 7
+//	dice = "paired"
+//
+//	[players.net]
+//	kind = "builtin"
+//	args = ["--level", "net", "--plies", "0"]
+//
+//	[players.gnubg0]
+//	kind = "gnubg"
+//	plies = 0
+//
+//	[[matchups]]
+//	players = ["net", "gnubg0"]
+//
+// Parse and Load report every problem they find as an ErrorList; each
+// message names the file, the line and the key, e.g.
+// `quick.toml:12: matchups[1].players: unknown player "x"`.
+package control
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/gamemill/gamemill/competitions"
+)
+
+// Competition types.
+const (
+	Playoff    = "playoff"
+	AllPlayAll = "allplayall"
+)
+
+// Games.
+const (
+	GameBackgammon = "backgammon"
+)
+
+// Player kinds.
+const (
+	// KindProtocol is an engine run as a subprocess speaking our protocol.
+	KindProtocol = "protocol"
+	// KindGnubg is gnubg driven through its adapter.
+	KindGnubg = "gnubg"
+	// KindBuiltin is our own bot run in-process.
+	KindBuiltin = "builtin"
+)
+
+// Dice modes.
+const (
+	// DiceIndependent gives every game its own dice.
+	DiceIndependent = "independent"
+	// DicePaired plays games 2k and 2k+1 with the same dice and the seats
+	// swapped.
+	DicePaired = "paired"
+)
+
+// Backgammon variants.
+const (
+	VariantStandard     = "standard"
+	VariantNackgammon   = "nackgammon"
+	VariantHypergammon1 = "hypergammon1"
+	VariantHypergammon2 = "hypergammon2"
+	VariantHypergammon3 = "hypergammon3"
+)
+
+// DefaultTimeout is a player's per-decision timeout when the control file
+// sets none.
+const DefaultTimeout = 60 * time.Second
+
+// Competition is a loaded and validated control file.
+type Competition struct {
+	Path        string // the name the file was loaded under
+	Code        string // the file name without its extension
+	Dir         string // the absolute directory holding the file
+	Type        string // Playoff or AllPlayAll
+	Game        string // GameBackgammon
+	Description string // whitespace-trimmed
+	Seed        int64
+	// Players holds every player defined, by code. A matchup of a player
+	// against itself adds a copy of the player under the code "X#2".
+	Players map[string]*Player
+	// Matchups in control-file order; for an all-play-all, the derived
+	// pairs AvB, AvC, ..., BvC, ...
+	Matchups []*Matchup
+	// Competitors is the all-play-all's competitor list, in order; the
+	// competitor at index i has the letter CompetitorLetter(i).
+	Competitors []string
+	RecordGames bool
+}
+
+// Player is one engine definition.
+type Player struct {
+	Code string
+	Kind string // KindProtocol, KindGnubg or KindBuiltin
+	// Command is the argv to execute. Required for KindProtocol; optional
+	// for KindGnubg (empty means the adapter's default gnubg binary); empty
+	// for KindBuiltin. An argv[0] holding '/' is resolved against the
+	// control file's directory; otherwise it is looked up on PATH.
+	Command []string
+	// Cwd is the working directory, resolved against the control file's
+	// directory; empty means the ringmaster's own working directory.
+	Cwd             string
+	Environ         map[string]string // merged over the inherited environment
+	StartupCommands []string
+	DiscardStderr   bool
+	Timeout         time.Duration // per decision
+	Plies           int           // KindGnubg only
+	Noise           float64       // KindGnubg only
+	Args            []string      // KindBuiltin only
+}
+
+// Matchup is a pair of players and the settings of their games.
+type Matchup struct {
+	ID      string
+	Name    string
+	PlayerA string
+	PlayerB string
+	// NumberOfGames is how many games to play; 0 disables the matchup
+	// but keeps its results.
+	NumberOfGames int
+	// Alternating swaps the seats in odd-numbered games.
+	Alternating bool
+	Settings    GameSettings
+}
+
+// GameSettings are the rules of a matchup's games.
+type GameSettings struct {
+	MatchLength int  // 0 = money game
+	Crawford    bool // match play only
+	Jacoby      bool // money play only
+	Beavers     bool
+	Cube        bool // false = cubeless
+	Variant     string
+	MaxMoves    int
+	Dice        string // DiceIndependent or DicePaired
+	SkipForced  bool   // forced moves and rolls with no legal move are not asked
+}
+
+// DefaultSettings returns the game settings used when a control file sets
+// none.
+func DefaultSettings() GameSettings {
+	return GameSettings{
+		Crawford:   true,
+		Jacoby:     true,
+		Cube:       true,
+		Variant:    VariantStandard,
+		MaxMoves:   1000,
+		Dice:       DiceIndependent,
+		SkipForced: true,
+	}
+}
+
+// Plans returns the matchups as the competitions package schedules them.
+func (c *Competition) Plans() []competitions.MatchupPlan {
+	plans := make([]competitions.MatchupPlan, len(c.Matchups))
+	for i, m := range c.Matchups {
+		plans[i] = competitions.MatchupPlan{
+			ID:            m.ID,
+			PlayerA:       m.PlayerA,
+			PlayerB:       m.PlayerB,
+			NumberOfGames: m.NumberOfGames,
+			Alternating:   m.Alternating,
+			Paired:        m.Settings.Dice == DicePaired,
+		}
+	}
+	return plans
+}
+
+// CompetitorLetter returns the all-play-all letter of the competitor at
+// index i: A to Z, then AA, AB, ... (as gomill).
+func CompetitorLetter(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return string(rune('A'+i/26-1)) + string(rune('A'+i%26))
+}
+
+// maxCompetitors is the number of competitors that two letters can name.
+const maxCompetitors = 26 * 27
+
+// ForbiddenExtension reports whether ext (with its dot) may not be a
+// control file's extension because the ringmaster writes files or
+// directories with it beside the control file.
+func ForbiddenExtension(ext string) bool {
+	switch ext {
+	case ".db", ".log", ".cmd", ".report", ".games", ".void", ".protocol":
+		return true
+	}
+	return false
+}
+
+// Load reads and parses the control file at path.
+func Load(path string) (*Competition, error) {
+	if ext := filepath.Ext(path); ForbiddenExtension(ext) {
+		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("forbidden control file extension %q", ext)}}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("control file %s not found", path)
+		}
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse parses a control file's contents. name is the file's path: it gives
+// the competition code and directory and prefixes error messages.
+func Parse(name string, data []byte) (*Competition, error) {
+	ext := filepath.Ext(name)
+	if ForbiddenExtension(ext) {
+		return nil, ErrorList{{File: name, Msg: fmt.Sprintf("forbidden control file extension %q", ext)}}
+	}
+	code := strings.TrimSuffix(filepath.Base(name), ext)
+	if code == "" || code == "." || code == string(filepath.Separator) {
+		return nil, ErrorList{{File: name, Msg: "control file name gives an empty competition code"}}
+	}
+	dir, err := filepath.Abs(filepath.Dir(name))
+	if err != nil {
+		dir = filepath.Dir(name)
+	}
+	l := &loader{file: name, dir: dir}
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return nil, ErrorList{l.tomlError(err)}
+	}
+	l.lines = keyLines(string(data))
+	c := &Competition{Path: name, Code: code, Dir: dir}
+	l.competition(c, doc)
+	if len(l.errs) > 0 {
+		sort.SliceStable(l.errs, func(i, j int) bool { return l.errs[i].Line < l.errs[j].Line })
+		return nil, l.errs
+	}
+	return c, nil
+}
+
+// loader collects the errors found while checking a decoded document.
+type loader struct {
+	file  string
+	dir   string
+	lines map[string]int
+	errs  ErrorList
+}
+
+func (l *loader) tomlError(err error) *Error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: l.file, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+	}
+	var ppe *toml.ParseError
+	if errors.As(err, &ppe) {
+		return &Error{File: l.file, Line: ppe.Position.Line, Key: ppe.LastKey, Msg: ppe.Message}
+	}
+	return &Error{File: l.file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+}
+
+// lineOf returns the line of p, or of its nearest ancestor with a known
+// line.
+func (l *loader) lineOf(p keyPath) int {
+	for n := len(p); n > 0; n-- {
+		if line, ok := l.lines[p[:n].String()]; ok {
+			return line
+		}
+	}
+	return 0
+}
+
+func (l *loader) errorf(p keyPath, format string, args ...any) {
+	l.errs = append(l.errs, &Error{File: l.file, Line: l.lineOf(p), Key: p.String(), Msg: fmt.Sprintf(format, args...)})
+}
+
+// Keys that may appear in each kind of table. They are functions, not
+// package variables, so that nothing can change them.
+func settingKeys() []string {
+	return []string{"match_length", "crawford", "jacoby", "beavers", "cube", "variant", "max_moves", "dice", "skip_forced"}
+}
+func commonKeys() []string {
+	return []string{"competition_type", "game", "description", "seed", "players", "record_games"}
+}
+func playoffKeys() []string    { return []string{"matchups", "number_of_games", "alternating"} }
+func allPlayAllKeys() []string { return []string{"competitors", "rounds"} }
+func matchupKeys() []string {
+	return []string{"players", "id", "name", "number_of_games", "alternating"}
+}
+func playerKeys() []string {
+	return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "timeout", "plies", "noise", "args"}
+}
+
+// playerKindKeys returns the keys a player of the given kind may set.
+func playerKindKeys(kind string) []string {
+	switch kind {
+	case KindProtocol:
+		return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "timeout"}
+	case KindGnubg:
+		return []string{"kind", "command", "cwd", "environ", "discard_stderr", "timeout", "plies", "noise"}
+	case KindBuiltin:
+		return []string{"kind", "args", "startup_commands", "timeout"}
+	}
+	return playerKeys()
+}
+
+// sortedKeys returns t's keys in file order (then by name).
+func (l *loader) sortedKeys(p keyPath, t map[string]any) []string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		li, lj := l.lineOf(p.key(keys[i])), l.lineOf(p.key(keys[j]))
+		if li != lj {
+			return li < lj
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// checkKeys reports keys of t that are not in allowed. A key in known but
+// not in allowed is reported with why; others are unknown.
+func (l *loader) checkKeys(p keyPath, t map[string]any, allowed, known []string, why string) {
+	for _, k := range l.sortedKeys(p, t) {
+		switch {
+		case slices.Contains(allowed, k):
+		case slices.Contains(known, k):
+			l.errorf(p.key(k), "%s", why)
+		default:
+			l.errorf(p.key(k), "unknown key")
+		}
+	}
+}
+
+func (l *loader) competition(c *Competition, doc map[string]any) {
+	var root keyPath
+
+	// competition_type decides which keys are allowed.
+	if v, ok := doc["competition_type"]; !ok {
+		l.errorf(root.key("competition_type"), "required (%q or %q)", Playoff, AllPlayAll)
+	} else if s, ok := l.str(root.key("competition_type"), v); ok {
+		switch s {
+		case Playoff, AllPlayAll:
+			c.Type = s
+		default:
+			l.errorf(root.key("competition_type"), "unknown competition type %q (want %q or %q)", s, Playoff, AllPlayAll)
+		}
+	}
+	allowed := append(commonKeys(), settingKeys()...)
+	known := append(playoffKeys(), allPlayAllKeys()...)
+	switch c.Type {
+	case Playoff:
+		l.checkKeys(root, doc, append(allowed, playoffKeys()...), known, "not allowed in a playoff competition")
+	case AllPlayAll:
+		l.checkKeys(root, doc, append(allowed, allPlayAllKeys()...), known, "not allowed in an allplayall competition")
+	default:
+		l.checkKeys(root, doc, append(allowed, known...), nil, "")
+	}
+
+	if v, ok := doc["game"]; !ok {
+		l.errorf(root.key("game"), "required (%q)", GameBackgammon)
+	} else if s, ok := l.str(root.key("game"), v); ok {
+		switch s {
+		case GameBackgammon:
+			c.Game = s
+		case "go":
+			l.errorf(root.key("game"), "game %q is not supported yet (want %q)", s, GameBackgammon)
+		default:
+			l.errorf(root.key("game"), "unknown game %q (want %q)", s, GameBackgammon)
+		}
+	}
+	if v, ok := doc["description"]; ok {
+		if s, ok := l.str(root.key("description"), v); ok {
+			c.Description = strings.TrimSpace(s)
+		}
+	}
+	if v, ok := doc["seed"]; ok {
+		if n, ok := l.integer(root.key("seed"), v); ok {
+			c.Seed = n
+		}
+	}
+	c.RecordGames = true
+	if v, ok := doc["record_games"]; ok {
+		if b, ok := l.boolean(root.key("record_games"), v); ok {
+			c.RecordGames = b
+		}
+	}
+
+	c.Players = make(map[string]*Player)
+	if v, ok := doc["players"]; !ok {
+		l.errorf(root.key("players"), "required: define players in [players.CODE] tables")
+	} else if t, ok := l.table(root.key("players"), v); ok {
+		if len(t) == 0 {
+			l.errorf(root.key("players"), "no players defined")
+		}
+		for _, code := range l.sortedKeys(root.key("players"), t) {
+			if p := l.player(root.key("players").key(code), code, t[code]); p != nil {
+				c.Players[code] = p
+			}
+		}
+	}
+	// Validate matchups against the player codes defined, even the ones
+	// whose definitions have errors, so that one mistake is not reported
+	// twice.
+	defined := func(code string) bool {
+		t, _ := doc["players"].(map[string]any)
+		_, ok := t[code]
+		return ok
+	}
+
+	defaults := l.settings(root, doc, DefaultSettings())
+	switch c.Type {
+	case Playoff:
+		l.playoff(c, doc, defaults, defined)
+	case AllPlayAll:
+		l.allPlayAll(c, doc, defaults, defined)
+	}
+}
+
+// isIdentifier reports whether s is a valid player code or matchup id:
+// non-empty, of ASCII letters, digits and -!$%&*+.:;<=>?^_~ (as gomill).
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			continue
+		}
+		if !strings.ContainsRune("-!$%&*+.:;<=>?^_~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+const identifierChars = "letters, digits and -!$%&*+.:;<=>?^_~"
+
+func (l *loader) player(p keyPath, code string, v any) *Player {
+	if !isIdentifier(code) {
+		l.errorf(p, "invalid player code %q: use %s", code, identifierChars)
+	}
+	t, ok := l.table(p, v)
+	if !ok {
+		return nil
+	}
+	errs := len(l.errs)
+	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout}
+	if v, ok := t["kind"]; ok {
+		if s, ok := l.str(p.key("kind"), v); ok {
+			switch s {
+			case KindProtocol, KindGnubg, KindBuiltin:
+				pl.Kind = s
+			default:
+				l.errorf(p.key("kind"), "unknown player kind %q (want %q, %q or %q)", s, KindProtocol, KindGnubg, KindBuiltin)
+				return nil
+			}
+		} else {
+			return nil
+		}
+	}
+	l.checkKeys(p, t, playerKindKeys(pl.Kind), playerKeys(), fmt.Sprintf("not allowed for a player of kind %q", pl.Kind))
+
+	if v, ok := t["command"]; ok {
+		pl.Command = l.command(p.key("command"), v)
+	} else if pl.Kind == KindProtocol {
+		l.errorf(p.key("command"), "required for a player of kind %q", KindProtocol)
+	}
+	if len(pl.Command) > 0 && strings.Contains(pl.Command[0], "/") {
+		pl.Command[0] = l.resolve(pl.Command[0])
+	}
+	if v, ok := t["cwd"]; ok {
+		if s, ok := l.str(p.key("cwd"), v); ok {
+			if s == "" {
+				l.errorf(p.key("cwd"), "empty directory")
+			} else {
+				pl.Cwd = l.resolve(s)
+			}
+		}
+	}
+	if v, ok := t["environ"]; ok {
+		if env, ok := l.table(p.key("environ"), v); ok {
+			pl.Environ = make(map[string]string, len(env))
+			for _, k := range l.sortedKeys(p.key("environ"), env) {
+				kp := p.key("environ").key(k)
+				if k == "" || strings.ContainsAny(k, "=\x00") {
+					l.errorf(kp, "invalid environment variable name")
+					continue
+				}
+				if s, ok := l.str(kp, env[k]); ok {
+					pl.Environ[k] = s
+				}
+			}
+		}
+	}
+	if v, ok := t["startup_commands"]; ok {
+		if cmds, ok := l.strList(p.key("startup_commands"), v); ok {
+			for i, s := range cmds {
+				if strings.TrimSpace(s) == "" {
+					l.errorf(p.key("startup_commands").at(i), "empty command")
+				} else if strings.ContainsAny(s, "\r\n") {
+					l.errorf(p.key("startup_commands").at(i), "command contains a line break")
+				}
+			}
+			pl.StartupCommands = cmds
+		}
+	}
+	if v, ok := t["discard_stderr"]; ok {
+		if b, ok := l.boolean(p.key("discard_stderr"), v); ok {
+			pl.DiscardStderr = b
+		}
+	}
+	if v, ok := t["timeout"]; ok {
+		if d, ok := l.duration(p.key("timeout"), v); ok {
+			pl.Timeout = d
+		}
+	}
+	if v, ok := t["plies"]; ok {
+		if n, ok := l.integer(p.key("plies"), v); ok {
+			if n < 0 || n > 100 {
+				l.errorf(p.key("plies"), "must be between 0 and 100, got %d", n)
+			} else {
+				pl.Plies = int(n)
+			}
+		}
+	}
+	if v, ok := t["noise"]; ok {
+		if f, ok := l.float(p.key("noise"), v); ok {
+			if !(f >= 0 && f <= 1e6) {
+				l.errorf(p.key("noise"), "must be a non-negative number, got %v", f)
+			} else {
+				pl.Noise = f
+			}
+		}
+	}
+	if v, ok := t["args"]; ok {
+		if args, ok := l.strList(p.key("args"), v); ok {
+			pl.Args = args
+		}
+	}
+	if len(l.errs) > errs {
+		return nil
+	}
+	return pl
+}
+
+// command reads a command as a list of words or a string split like a
+// shell would split it.
+func (l *loader) command(p keyPath, v any) []string {
+	var words []string
+	switch v := v.(type) {
+	case string:
+		w, err := splitWords(v)
+		if err != nil {
+			l.errorf(p, "%v", err)
+			return nil
+		}
+		words = w
+	default:
+		w, ok := l.strList(p, v)
+		if !ok {
+			return nil
+		}
+		words = w
+	}
+	if len(words) == 0 {
+		l.errorf(p, "empty command")
+		return nil
+	}
+	if words[0] == "" {
+		l.errorf(p, "empty program name")
+		return nil
+	}
+	return words
+}
+
+// resolve expands a leading ~ and makes a relative path relative to the
+// control file's directory.
+func (l *loader) resolve(path string) string {
+	if path == "~" || strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, path[1:])
+		}
+	}
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(l.dir, path)
+}
+
+// settings applies the game settings present in t over s.
+func (l *loader) settings(p keyPath, t map[string]any, s GameSettings) GameSettings {
+	if v, ok := t["match_length"]; ok {
+		if n, ok := l.integer(p.key("match_length"), v); ok {
+			if n < 0 || n > 1000 {
+				l.errorf(p.key("match_length"), "must be between 0 (money game) and 1000, got %d", n)
+			} else {
+				s.MatchLength = int(n)
+			}
+		}
+	}
+	for _, b := range []struct {
+		key string
+		dst *bool
+	}{
+		{"crawford", &s.Crawford},
+		{"jacoby", &s.Jacoby},
+		{"beavers", &s.Beavers},
+		{"cube", &s.Cube},
+		{"skip_forced", &s.SkipForced},
+	} {
+		if v, ok := t[b.key]; ok {
+			if x, ok := l.boolean(p.key(b.key), v); ok {
+				*b.dst = x
+			}
+		}
+	}
+	if v, ok := t["variant"]; ok {
+		if x, ok := l.str(p.key("variant"), v); ok {
+			switch x {
+			case VariantStandard, VariantNackgammon, VariantHypergammon1, VariantHypergammon2, VariantHypergammon3:
+				s.Variant = x
+			default:
+				l.errorf(p.key("variant"), "unknown variant %q (want %q, %q, %q, %q or %q)", x,
+					VariantStandard, VariantNackgammon, VariantHypergammon1, VariantHypergammon2, VariantHypergammon3)
+			}
+		}
+	}
+	if v, ok := t["max_moves"]; ok {
+		if n, ok := l.integer(p.key("max_moves"), v); ok {
+			if n <= 0 || n > 1_000_000 {
+				l.errorf(p.key("max_moves"), "must be between 1 and 1000000, got %d", n)
+			} else {
+				s.MaxMoves = int(n)
+			}
+		}
+	}
+	if v, ok := t["dice"]; ok {
+		if x, ok := l.str(p.key("dice"), v); ok {
+			switch x {
+			case DiceIndependent, DicePaired:
+				s.Dice = x
+			default:
+				l.errorf(p.key("dice"), "unknown dice mode %q (want %q or %q)", x, DiceIndependent, DicePaired)
+			}
+		}
+	}
+	return s
+}
+
+// numberOfGames reads a non-negative game count.
+func (l *loader) numberOfGames(p keyPath, v any) (int, bool) {
+	n, ok := l.integer(p, v)
+	if !ok {
+		return 0, false
+	}
+	if n < 0 || n > 1_000_000_000 {
+		l.errorf(p, "must be between 0 and 1000000000, got %d", n)
+		return 0, false
+	}
+	return int(n), true
+}
+
+func (l *loader) playoff(c *Competition, doc map[string]any, defaults GameSettings, defined func(string) bool) {
+	var root keyPath
+	defaultGames, haveDefaultGames := 0, false
+	if v, ok := doc["number_of_games"]; ok {
+		defaultGames, haveDefaultGames = l.numberOfGames(root.key("number_of_games"), v)
+	}
+	defaultAlternating := false
+	if v, ok := doc["alternating"]; ok {
+		if b, ok := l.boolean(root.key("alternating"), v); ok {
+			defaultAlternating = b
+		}
+	}
+	mp := root.key("matchups")
+	v, ok := doc["matchups"]
+	if !ok {
+		l.errorf(mp, "required: a playoff needs at least one [[matchups]] entry")
+		return
+	}
+	tables, ok := l.tableList(mp, v)
+	if !ok {
+		return
+	}
+	if len(tables) == 0 {
+		l.errorf(mp, "empty list: a playoff needs at least one matchup")
+		return
+	}
+	firstUse := make(map[string]int) // matchup id → index
+	for i, t := range tables {
+		p := mp.at(i)
+		l.checkKeys(p, t, append(matchupKeys(), settingKeys()...), nil, "")
+		errs := len(l.errs)
+		m := &Matchup{ID: strconv.Itoa(i), NumberOfGames: defaultGames, Alternating: defaultAlternating}
+
+		if v, ok := t["players"]; !ok {
+			l.errorf(p.key("players"), "required: a list of two player codes")
+		} else if codes, ok := l.strList(p.key("players"), v); ok {
+			if len(codes) != 2 {
+				l.errorf(p.key("players"), "must list two player codes, got %d", len(codes))
+			} else {
+				for _, code := range codes {
+					if !defined(code) {
+						l.errorf(p.key("players"), "unknown player %q", code)
+					}
+				}
+				m.PlayerA, m.PlayerB = codes[0], codes[1]
+			}
+		}
+		if v, ok := t["id"]; ok {
+			if s, ok := l.str(p.key("id"), v); ok {
+				if !isIdentifier(s) {
+					l.errorf(p.key("id"), "invalid matchup id %q: use %s", s, identifierChars)
+				}
+				m.ID = s
+			}
+		}
+		if j, dup := firstUse[m.ID]; dup {
+			l.errorf(p.key("id"), "duplicate matchup id %q (also used by matchups[%d])", m.ID, j)
+		} else {
+			firstUse[m.ID] = i
+		}
+		if v, ok := t["number_of_games"]; ok {
+			if n, ok := l.numberOfGames(p.key("number_of_games"), v); ok {
+				m.NumberOfGames = n
+			}
+		} else if !haveDefaultGames {
+			if _, set := doc["number_of_games"]; !set {
+				l.errorf(p.key("number_of_games"), "required: set it here or at top level")
+			}
+		}
+		if v, ok := t["alternating"]; ok {
+			if b, ok := l.boolean(p.key("alternating"), v); ok {
+				m.Alternating = b
+			}
+		}
+		m.Settings = l.settings(p, t, defaults)
+		if m.Settings.Dice == DicePaired && m.NumberOfGames%2 != 0 {
+			l.errorf(p.key("number_of_games"), "paired dice need an even number of games, got %d", m.NumberOfGames)
+		}
+		if v, ok := t["name"]; ok {
+			if s, ok := l.str(p.key("name"), v); ok {
+				m.Name = strings.TrimSpace(s)
+			}
+		}
+		if len(l.errs) > errs {
+			continue
+		}
+		if m.PlayerA == m.PlayerB {
+			self := m.PlayerA + "#2"
+			if orig, ok := c.Players[m.PlayerA]; ok {
+				cp := *orig
+				cp.Code = self
+				c.Players[self] = &cp
+			}
+			m.PlayerB = self
+		}
+		if m.Name == "" {
+			m.Name = m.PlayerA + " v " + m.PlayerB
+		}
+		c.Matchups = append(c.Matchups, m)
+	}
+}
+
+func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults GameSettings, defined func(string) bool) {
+	var root keyPath
+	cp := root.key("competitors")
+	if v, ok := doc["competitors"]; !ok {
+		l.errorf(cp, "required: a list of player codes")
+	} else if codes, ok := l.strList(cp, v); ok {
+		if len(codes) == 0 {
+			l.errorf(cp, "empty list")
+		}
+		if len(codes) > maxCompetitors {
+			l.errorf(cp, "too many competitors: %d (at most %d)", len(codes), maxCompetitors)
+		}
+		seen := make(map[string]bool)
+		for i, code := range codes {
+			switch {
+			case seen[code]:
+				l.errorf(cp.at(i), "duplicate competitor %q", code)
+			case !defined(code):
+				l.errorf(cp.at(i), "unknown player %q", code)
+			}
+			seen[code] = true
+		}
+		c.Competitors = codes
+	}
+	rounds, haveRounds := 0, false
+	if v, ok := doc["rounds"]; !ok {
+		l.errorf(root.key("rounds"), "required: the number of games for each pair of competitors")
+	} else {
+		rounds, haveRounds = l.numberOfGames(root.key("rounds"), v)
+	}
+	if haveRounds && defaults.Dice == DicePaired && rounds%2 != 0 {
+		l.errorf(root.key("rounds"), "paired dice need an even number of rounds, got %d", rounds)
+	}
+	if len(l.errs) > 0 {
+		return
+	}
+	for i, a := range c.Competitors {
+		for j := i + 1; j < len(c.Competitors); j++ {
+			b := c.Competitors[j]
+			c.Matchups = append(c.Matchups, &Matchup{
+				ID:            CompetitorLetter(i) + "v" + CompetitorLetter(j),
+				Name:          a + " v " + b,
+				PlayerA:       a,
+				PlayerB:       b,
+				NumberOfGames: rounds,
+				Alternating:   true,
+				Settings:      defaults,
+			})
+		}
+	}
+}
