@@ -145,7 +145,11 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			var sl serverLine
 			sl.line, sl.err = readLine(br, maxLine)
 			if errors.Is(sl.err, errLineTooLong) {
-				sl = serverLine{tooLong: true, err: skipLine(br)}
+				unfinished := errors.Is(sl.err, errLineTooLongUnfinished)
+				sl = serverLine{tooLong: true}
+				if unfinished {
+					sl.err = skipLine(br)
+				}
 				if errors.Is(sl.err, io.EOF) {
 					sl.err = nil // answer the long line; EOF comes next read
 				}

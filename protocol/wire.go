@@ -19,8 +19,13 @@ const DefaultMaxLineLength = 1 << 20
 // after preprocessing (empty, white space only or a comment).
 var ErrEmptyLine = errors.New("empty command line")
 
-// errLineTooLong is returned by readLine when a line exceeds the limit.
-var errLineTooLong = errors.New("line too long")
+// errLineTooLong is returned by readLine when a line exceeds the limit;
+// errLineTooLongUnfinished (which wraps it) when the rest of the line,
+// up to its line feed, is still unread.
+var (
+	errLineTooLong           = errors.New("line too long")
+	errLineTooLongUnfinished = fmt.Errorf("%w, rest unread", errLineTooLong)
+)
 
 // Command is one parsed GTP command line.
 type Command struct {
@@ -154,6 +159,8 @@ func readResponse(br *bufio.Reader, maxLine int, onLine func(string)) (Response,
 			switch {
 			case errors.Is(err, errLineTooLong):
 				return Response{}, &ProtocolError{Reason: fmt.Sprintf("response line longer than %d bytes", maxLine)}
+			case errors.Is(err, io.EOF) && badText(line) != "":
+				return Response{}, &ProtocolError{Reason: badText(line)}
 			case errors.Is(err, io.EOF) && (started || line != ""):
 				return Response{}, &ProtocolError{Reason: "response cut short by end of stream", Err: ErrEngineExited}
 			case errors.Is(err, io.EOF):
@@ -246,8 +253,8 @@ func quoteShort(s string) string {
 }
 
 // readLine reads one line up to '\n', returning it without the line feed.
-// A line longer than max bytes yields errLineTooLong without reading the
-// rest of it. At the end of the stream it returns any partial line together
+// A line longer than max bytes yields errLineTooLong, or
+// errLineTooLongUnfinished when the rest of it is still unread. At the end of the stream it returns any partial line together
 // with io.EOF.
 func readLine(br *bufio.Reader, max int) (string, error) {
 	var buf []byte
@@ -258,7 +265,10 @@ func readLine(br *bufio.Reader, max int) (string, error) {
 			n-- // drop the '\n'
 		}
 		if len(buf)+n > max {
-			return "", errLineTooLong
+			if err == nil {
+				return "", errLineTooLong
+			}
+			return "", errLineTooLongUnfinished
 		}
 		if err == nil {
 			if buf == nil {
