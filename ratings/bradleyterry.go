@@ -28,7 +28,8 @@ type Rating struct {
 	// inverse Fisher information at the estimate. It is a large-sample
 	// approximation; the standard error of a difference between two
 	// players is not the root sum of their squares, since the estimates
-	// are correlated.
+	// are correlated. Draws make it slightly conservative, since the model
+	// treats a draw as varying like a half-win, half-loss game.
 	StdErr float64
 	// Games is the number of real games the player played.
 	Games float64
