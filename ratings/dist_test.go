@@ -119,3 +119,21 @@ func TestNormalQuantile(t *testing.T) {
 		}
 	}
 }
+
+func TestDistEdges(t *testing.T) {
+	if !math.IsInf(normalQuantile(0), -1) || !math.IsInf(normalQuantile(1), 1) || !math.IsNaN(normalQuantile(1.5)) {
+		t.Error("normalQuantile edges")
+	}
+	if !math.IsInf(studentTQuantile(1, 3), 1) || !math.IsInf(studentTQuantile(0, 3), -1) || !math.IsNaN(studentTQuantile(0.9, 0)) {
+		t.Error("studentTQuantile edges")
+	}
+	if studentTCDF(math.Inf(1), 3) != 1 || studentTCDF(math.Inf(-1), 3) != 0 || !math.IsNaN(studentTCDF(1, -1)) {
+		t.Error("studentTCDF edges")
+	}
+	if got := studentTCDF(1.959963984540054, math.Inf(1)); !close(got, 0.975, 1e-12) {
+		t.Errorf("studentTCDF(z, Inf) = %g", got)
+	}
+	if !math.IsNaN(regIncBeta(1, 1, 2)) || regIncBeta(2, 3, 0) != 0 || regIncBeta(2, 3, 1) != 1 {
+		t.Error("regIncBeta edges")
+	}
+}
