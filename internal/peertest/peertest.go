@@ -1,0 +1,38 @@
+// Package peertest finds the real peer programs (gnubg, GNU Go) that
+// integration tests talk to. A missing peer skips the test, unless
+// GAMEMILL_REQUIRE_PEERS=1, when it fails it: CI installs the peers and must
+// never pass by skipping.
+package peertest
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// Gnubg returns the path of the gnubg binary or skips (or fails) the test.
+func Gnubg(t testing.TB) string {
+	return find(t, "gnubg", "/usr/games/gnubg")
+}
+
+// GnuGo returns the path of the gnugo binary or skips (or fails) the test.
+func GnuGo(t testing.TB) string {
+	return find(t, "gnugo", "/usr/games/gnugo")
+}
+
+func find(t testing.TB, name string, candidates ...string) string {
+	t.Helper()
+	for _, c := range candidates {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	if os.Getenv("GAMEMILL_REQUIRE_PEERS") == "1" {
+		t.Fatalf("peer %s not found and GAMEMILL_REQUIRE_PEERS=1 (install it: apt-get install -y %s)", name, name)
+	}
+	t.Skipf("peer %s not found; install it (apt-get install -y %s) to run this test", name, name)
+	return ""
+}
