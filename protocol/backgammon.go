@@ -207,8 +207,16 @@ type BackgammonClient struct {
 	Timeout time.Duration
 }
 
+// do sends a command and insists on a one-line reply.
 func (b *BackgammonClient) do(ctx context.Context, command string, args ...string) (string, error) {
-	return b.C.Do(ctx, b.Timeout, command, args...)
+	text, err := b.C.Do(ctx, b.Timeout, command, args...)
+	if err != nil {
+		return "", err
+	}
+	if strings.Contains(text, "\n") {
+		return "", &ProtocolError{Command: command, Reason: fmt.Sprintf("reply %s spans several lines", quoteShort(text))}
+	}
+	return text, nil
 }
 
 // SetGame sends set_game with the rules' arguments. The rules are

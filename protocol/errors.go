@@ -35,8 +35,11 @@ func (e *FailureError) Error() string {
 // ProtocolError is the error for a response that breaks the framing rules:
 // a line without a "=" or "?" indicator, a line over the length limit,
 // binary garbage, a response whose id does not match the command, or a
-// response cut short by the end of the stream. After a ProtocolError the
-// controller is unusable.
+// response cut short by the end of the stream. After such an error from
+// [Controller.Do] the controller is unusable. [BackgammonClient] also
+// reports a well-framed reply whose content breaks the command's grammar
+// (say "maybe" to gencube) as a ProtocolError; that one leaves the
+// controller usable.
 type ProtocolError struct {
 	Command string // the command being answered, "" when unknown
 	Reason  string // what was wrong

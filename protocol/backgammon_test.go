@@ -1,0 +1,261 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestGameRulesArgsAndParse(t *testing.T) {
+	tests := []struct {
+		rules GameRules
+		args  string
+	}{
+		{GameRules{Variant: "standard"}, "standard 0"},
+		{GameRules{Variant: "standard", MatchLength: 7, Crawford: true}, "standard 7 crawford"},
+		{GameRules{Variant: "nackgammon", Jacoby: true, Beavers: true}, "nackgammon 0 jacoby beavers"},
+		{GameRules{Variant: "hypergammon3", MatchLength: 1, Cubeless: true}, "hypergammon3 1 cubeless"},
+		{GameRules{Variant: "hypergammon1", Cubeless: true}, "hypergammon1 0 cubeless"},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(tt.rules.Args(), " "); got != tt.args {
+			t.Errorf("%+v.Args() = %q, want %q", tt.rules, got, tt.args)
+		}
+		got, err := ParseGameRules(tt.rules.Args())
+		if err != nil || got != tt.rules {
+			t.Errorf("ParseGameRules(%q) = %+v, %v", tt.args, got, err)
+		}
+	}
+	// Case and order do not matter.
+	got, err := ParseGameRules([]string{"Standard", "0", "BEAVERS", "jacoby"})
+	if want := (GameRules{Variant: "standard", Jacoby: true, Beavers: true}); err != nil || got != want {
+		t.Errorf("mixed case = %+v, %v", got, err)
+	}
+}
+
+func TestParseGameRulesErrors(t *testing.T) {
+	bad := []string{
+		"",
+		"standard",
+		"chess 0",
+		"standard -1",
+		"standard x",
+		"standard 7.5",
+		"standard 99999999999",
+		"standard 40000",
+		"standard 7 crawford crawford",
+		"standard 7 postcrawford",
+		"standard 0 crawford",
+		"standard 7 jacoby",
+		"standard 7 beavers",
+		"standard 0 cubeless jacoby",
+		"standard 7 crawford cubeless",
+	}
+	for _, b := range bad {
+		if r, err := ParseGameRules(strings.Fields(b)); err == nil {
+			t.Errorf("ParseGameRules(%q) = %+v, want error", b, r)
+		}
+	}
+}
+
+func TestTakeDecision(t *testing.T) {
+	for _, d := range []TakeDecision{Take, Drop, Beaver} {
+		got, err := ParseTakeDecision(strings.ToUpper(d.String()))
+		if err != nil || got != d {
+			t.Errorf("ParseTakeDecision(%q) = %v, %v", d, got, err)
+		}
+	}
+	if _, err := ParseTakeDecision("pass"); err == nil {
+		t.Error("ParseTakeDecision(pass) succeeded")
+	}
+	if s := TakeDecision(9).String(); s != "TakeDecision(9)" {
+		t.Errorf("String() = %q", s)
+	}
+}
+
+func TestCheckMoveSyntax(t *testing.T) {
+	good := []string{"none", "24/18 13/11", "bar/22*", "6/off", "8/4(2)", "bar/20 20/14*/10",
+		"13/7(2) 6/off(2)", "24/23 24/23 13/12 13/12", "25/off", "bar/22*/16"}
+	for _, m := range good {
+		if err := CheckMoveSyntax(m); err != nil {
+			t.Errorf("CheckMoveSyntax(%q) = %v", m, err)
+		}
+	}
+	bad := []string{"", "pass", "24-18", "24/", "/18", "24/18/", "8/4(5)", "off/6", "24/18 ", "124/18", "24/18**"}
+	for _, m := range bad {
+		if CheckMoveSyntax(m) == nil {
+			t.Errorf("CheckMoveSyntax(%q) = nil, want error", m)
+		}
+	}
+	if got := NormalizeMove("  Bar/22*   13/11\t"); got != "bar/22* 13/11" {
+		t.Errorf("NormalizeMove = %q", got)
+	}
+}
+
+func TestEvaluationFormatParse(t *testing.T) {
+	v := [6]float64{0.55, 0.15, 0.01, 0.12, 0.005, 0.123456}
+	got, err := ParseEvaluation(FormatEvaluation(v))
+	if err != nil || got != v {
+		t.Errorf("round trip = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "0.5 0.1 0 0.1 0", "0.5 0.1 0 0.1 0 0.1 0.2", "x 0 0 0 0 0", "NaN 0 0 0 0 0",
+		"0.5 0 0 0 0 Inf", "1.5 0 0 0 0 0", "-0.1 0 0 0 0 0"} {
+		if _, err := ParseEvaluation(bad); err == nil {
+			t.Errorf("ParseEvaluation(%q) succeeded", bad)
+		}
+	}
+}
+
+// fakeBG records what it is told and answers from its fields.
+type fakeBG struct {
+	rules    GameRules
+	pos, mid string
+	move     string
+	double   bool
+	take     TakeDecision
+	err      error
+}
+
+func (f *fakeBG) SetGame(r GameRules) error { f.rules = r; return nil }
+func (f *fakeBG) SetPosition(p, m string) error {
+	if f.err != nil {
+		return f.err
+	}
+	f.pos, f.mid = p, m
+	return nil
+}
+func (f *fakeBG) GenMove(context.Context) (string, error)       { return f.move, nil }
+func (f *fakeBG) GenCube(context.Context) (bool, error)         { return f.double, nil }
+func (f *fakeBG) GenTake(context.Context) (TakeDecision, error) { return f.take, nil }
+
+type fakeBGEval struct{ fakeBG }
+
+func (f *fakeBGEval) Evaluate(context.Context) ([6]float64, error) {
+	return [6]float64{0.6, 0.2, 0.01, 0.1, 0.002, 0.35}, nil
+}
+
+func TestBackgammonRoundTrip(t *testing.T) {
+	eng := &fakeBGEval{fakeBG{move: "Bar/22*  13/11", double: true, take: Beaver}}
+	srv := NewServer("bg", "1")
+	RegisterBackgammon(srv, eng)
+	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{SendIDs: true}), Timeout: time.Second}
+	ctx := context.Background()
+	rules := GameRules{Variant: "standard", MatchLength: 7, Crawford: true}
+	if err := b.SetGame(ctx, rules); err != nil {
+		t.Fatal(err)
+	}
+	if eng.rules != rules {
+		t.Errorf("engine got rules %+v", eng.rules)
+	}
+	if err := b.SetPosition(ctx, "4HPwATDgc/ABMA", "cAkAAAAAAAAA"); err != nil {
+		t.Fatal(err)
+	}
+	if eng.pos != "4HPwATDgc/ABMA" || eng.mid != "cAkAAAAAAAAA" {
+		t.Errorf("engine got %q %q", eng.pos, eng.mid)
+	}
+	if m, err := b.GenMove(ctx); err != nil || m != "bar/22* 13/11" {
+		t.Errorf("GenMove = %q, %v", m, err)
+	}
+	if d, err := b.GenCube(ctx); err != nil || !d {
+		t.Errorf("GenCube = %v, %v", d, err)
+	}
+	if d, err := b.GenTake(ctx); err != nil || d != Beaver {
+		t.Errorf("GenTake = %v, %v", d, err)
+	}
+	if v, err := b.Evaluate(ctx); err != nil || v != [6]float64{0.6, 0.2, 0.01, 0.1, 0.002, 0.35} {
+		t.Errorf("Evaluate = %v, %v", v, err)
+	}
+	eng.move, eng.double = "none", false
+	if m, err := b.GenMove(ctx); err != nil || m != NoMove {
+		t.Errorf("GenMove = %q, %v", m, err)
+	}
+	if d, err := b.GenCube(ctx); err != nil || d {
+		t.Errorf("GenCube = %v, %v", d, err)
+	}
+	eng.err = errors.New("bad position ID")
+	err := b.SetPosition(ctx, "xxxx", "yyyy")
+	var fe *FailureError
+	if !errors.As(err, &fe) || fe.Message != "bad position ID" {
+		t.Errorf("SetPosition error = %v", err)
+	}
+	// Server-side argument checks.
+	for _, cmd := range [][]string{{"set_game", "chess", "0"}, {"set_position", "a"}, {"genmove", "white"}, {"gencube", "x"}} {
+		if _, err := b.C.Do(ctx, time.Second, cmd[0], cmd[1:]...); !errors.As(err, &fe) {
+			t.Errorf("%q: error = %v, want failure", cmd, err)
+		}
+	}
+	// Client-side argument checks send nothing.
+	if err := b.SetGame(ctx, GameRules{Variant: "chess"}); err == nil {
+		t.Error("SetGame(chess) succeeded")
+	}
+	if err := b.SetPosition(ctx, "has space", "x"); err == nil {
+		t.Error("SetPosition with space succeeded")
+	}
+	if err := b.SetPosition(ctx, "x", ""); err == nil {
+		t.Error("SetPosition with empty match ID succeeded")
+	}
+}
+
+func TestRegisterBackgammonWithoutEvaluator(t *testing.T) {
+	srv := NewServer("bg", "1")
+	RegisterBackgammon(srv, &fakeBG{})
+	got := strings.Join(srv.Commands(), " ")
+	want := "gencube genmove gentake known_command list_commands name protocol_version quit set_game set_position version"
+	if got != want {
+		t.Errorf("commands = %q, want %q", got, want)
+	}
+	srv = NewServer("bg", "1")
+	RegisterBackgammon(srv, &fakeBGEval{})
+	if !strings.Contains(strings.Join(srv.Commands(), " "), "evaluate") {
+		t.Error("evaluate not registered")
+	}
+}
+
+func TestBackgammonStrictReplies(t *testing.T) {
+	tests := []struct {
+		cmd, reply string
+		call       func(b *BackgammonClient) error
+	}{
+		{"gencube", "yes", func(b *BackgammonClient) error { _, err := b.GenCube(context.Background()); return err }},
+		{"gencube", "double please", func(b *BackgammonClient) error { _, err := b.GenCube(context.Background()); return err }},
+		{"gencube", "", func(b *BackgammonClient) error { _, err := b.GenCube(context.Background()); return err }},
+		{"gentake", "accept", func(b *BackgammonClient) error { _, err := b.GenTake(context.Background()); return err }},
+		{"genmove", "", func(b *BackgammonClient) error { _, err := b.GenMove(context.Background()); return err }},
+		{"genmove", "e2e4", func(b *BackgammonClient) error { _, err := b.GenMove(context.Background()); return err }},
+		{"genmove", "24/18\n13/11", func(b *BackgammonClient) error { _, err := b.GenMove(context.Background()); return err }},
+		{"evaluate", "0.5 0.1", func(b *BackgammonClient) error { _, err := b.Evaluate(context.Background()); return err }},
+	}
+	for _, tt := range tests {
+		srv := NewServer("bg", "1")
+		reply := tt.reply
+		srv.HandleFunc(tt.cmd, func(context.Context, []string) (string, error) { return reply, nil })
+		b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: time.Second}
+		err := tt.call(b)
+		var pe *ProtocolError
+		if !errors.As(err, &pe) || pe.Command != tt.cmd {
+			t.Errorf("%s answering %q: error = %v, want ProtocolError", tt.cmd, tt.reply, err)
+		}
+	}
+	// Case-insensitive words are accepted.
+	srv := NewServer("bg", "1")
+	srv.HandleFunc("gencube", func(context.Context, []string) (string, error) { return "NO_DOUBLE", nil })
+	srv.HandleFunc("gentake", func(context.Context, []string) (string, error) { return "Take", nil })
+	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: time.Second}
+	if d, err := b.GenCube(context.Background()); err != nil || d {
+		t.Errorf("GenCube = %v, %v", d, err)
+	}
+	if d, err := b.GenTake(context.Background()); err != nil || d != Take {
+		t.Errorf("GenTake = %v, %v", d, err)
+	}
+}
+
+func TestVariants(t *testing.T) {
+	v := Variants()
+	v[0] = "mutated"
+	if !reflect.DeepEqual(Variants()[:1], []string{"standard"}) {
+		t.Error("Variants() shares its backing array")
+	}
+}
