@@ -1,0 +1,312 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// Spec describes how to start an engine subprocess.
+type Spec struct {
+	// Argv is the program and its arguments; Argv[0] is looked up in PATH
+	// when it contains no slash. Use SplitCommand to get it from a string.
+	Argv []string
+	// Dir is the working directory; "" means the caller's.
+	Dir string
+	// Env holds extra KEY=VALUE entries merged over os.Environ(): an entry
+	// replaces the inherited variable of the same name.
+	Env []string
+	// Stderr receives the engine's standard error; nil discards it.
+	Stderr io.Writer
+	// Timeout bounds each Do; zero means no limit other than Do's context.
+	Timeout time.Duration
+	// GracePeriod is how long Close lets the engine exit by itself after
+	// quit and the closing of its input before killing its process group;
+	// zero means DefaultGracePeriod.
+	GracePeriod time.Duration
+	// Transcript, when set, sees every protocol line sent and received;
+	// see protocol.ControllerOptions.Transcript.
+	Transcript func(sent bool, line string)
+}
+
+// exitGrace is how long Do keeps waiting for the engine's last output after
+// the process has exited, before reporting ErrEngineExited; it matters only
+// when something else (a grandchild) keeps the engine's output open.
+const exitGrace = 200 * time.Millisecond
+
+// killWait bounds how long Close waits for the process after SIGKILL.
+const killWait = 3 * time.Second
+
+// Process is an engine running as a subprocess in its own process group.
+// It implements Player.
+type Process struct {
+	spec   Spec
+	name   string
+	cmd    *exec.Cmd
+	pid    int
+	ctrl   *protocol.Controller
+	stdin  *os.File // our end of the engine's standard input
+	stdout *os.File // our end of the engine's standard output
+
+	exited  chan struct{} // closed once the process has been reaped
+	waitErr error         // cmd.Wait's result; read after exited
+	cpu     time.Duration // user+system time; read after exited
+
+	doMu    sync.Mutex // held by Do
+	closing atomic.Bool
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ Player = (*Process)(nil)
+
+// Launch starts the engine described by spec in its own process group,
+// with pipes to its standard input and output, and returns at once: it
+// does not wait for the engine to be ready (the first Do does, within its
+// timeout). ctx bounds the launch only; cancelling it later does not stop
+// the engine, Close does.
+func Launch(ctx context.Context, spec Spec) (*Process, error) {
+	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
+		return nil, errors.New("player: launch: empty command")
+	}
+	name := filepath.Base(spec.Argv[0])
+	for _, kv := range spec.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return nil, fmt.Errorf("player: launch %s: environment entry %q is not KEY=VALUE", name, kv)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("player: launch %s: %w", name, err)
+	}
+	if spec.GracePeriod <= 0 {
+		spec.GracePeriod = DefaultGracePeriod
+	}
+
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("player: launch %s: stdin pipe: %w", name, err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("player: launch %s: stdout pipe: %w", name, err)
+	}
+
+	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd.Dir = spec.Dir
+	cmd.Env = mergeEnv(os.Environ(), spec.Env)
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	if spec.Stderr != nil {
+		cmd.Stderr = spec.Stderr
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// If Stderr is not a file, a goroutine copies it; do not let a
+	// grandchild holding the pipe open delay Wait for long.
+	cmd.WaitDelay = time.Second
+
+	err = cmd.Start()
+	// The child has its own copies of these ends now (or failed to start).
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("player: launch %s: %w", name, err)
+	}
+
+	p := &Process{
+		spec:   spec,
+		name:   name,
+		cmd:    cmd,
+		pid:    cmd.Process.Pid,
+		stdin:  inW,
+		stdout: outR,
+		exited: make(chan struct{}),
+	}
+	p.ctrl = protocol.NewController(outR, inW, protocol.ControllerOptions{Transcript: spec.Transcript})
+	go p.wait()
+	return p, nil
+}
+
+func (p *Process) wait() {
+	err := p.cmd.Wait()
+	p.waitErr = err
+	if ps := p.cmd.ProcessState; ps != nil {
+		p.cpu = ps.UserTime() + ps.SystemTime()
+	}
+	close(p.exited)
+}
+
+// mergeEnv returns base with extra's KEY=VALUE entries replacing or adding
+// to it.
+func mergeEnv(base, extra []string) []string {
+	if len(extra) == 0 {
+		return base
+	}
+	override := make(map[string]string, len(extra))
+	var order []string
+	for _, kv := range extra {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, dup := override[k]; !dup {
+			order = append(order, k)
+		}
+		override[k] = kv
+	}
+	env := make([]string, 0, len(base)+len(extra))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := override[k]; !ok {
+			env = append(env, kv)
+		}
+	}
+	for _, k := range order {
+		env = append(env, override[k])
+	}
+	return env
+}
+
+// Pid returns the engine's process id, which is also its process group id.
+func (p *Process) Pid() int { return p.pid }
+
+// Name returns the base name of the engine's program, used in errors.
+func (p *Process) Name() string { return p.name }
+
+// Exited returns a channel that is closed once the engine process has
+// exited and been reaped.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// Do sends one command to the engine with the Spec's Timeout and returns
+// the success response text. Besides the controller's errors it returns
+// ErrEngineExited (wrapped) shortly after the process exits even if a
+// grandchild keeps its output open, and ErrClosed once Close has started.
+// After any error other than a failure response, the player is unusable
+// and should be closed.
+func (p *Process) Do(ctx context.Context, command string, args ...string) (string, error) {
+	p.doMu.Lock()
+	defer p.doMu.Unlock()
+	if p.closing.Load() {
+		return "", fmt.Errorf("engine %s: %q: %w", p.name, command, ErrClosed)
+	}
+	dctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	errExited := errors.New("process exited")
+	go func() {
+		select {
+		case <-p.exited:
+		case <-dctx.Done():
+			return
+		}
+		t := time.NewTimer(exitGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel(errExited)
+		case <-dctx.Done():
+		}
+	}()
+	text, err := p.ctrl.Do(dctx, p.spec.Timeout, command, args...)
+	if err != nil {
+		if context.Cause(dctx) == errExited && ctx.Err() == nil {
+			return "", fmt.Errorf("engine %s (pid %d): %q: %w", p.name, p.pid, command, protocol.ErrEngineExited)
+		}
+		return "", fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, err)
+	}
+	return text, nil
+}
+
+// Close stops the engine: unless a Do is in progress or the channel is
+// broken, it sends quit (waiting at most a second for the answer), then
+// closes the engine's input, waits up to the grace period for it to exit,
+// and finally kills its whole process group with SIGKILL, which also
+// removes any children the engine left behind. It then reaps the process
+// and records its CPU time.
+//
+// Close returns within the grace period plus a few seconds at worst. Its
+// error reports an engine that had to be killed or that exited with a
+// non-zero status; the engine is stopped either way. Later calls return the
+// same error.
+func (p *Process) Close() error {
+	p.closeOnce.Do(func() { p.closeErr = p.close() })
+	return p.closeErr
+}
+
+func (p *Process) close() error {
+	p.closing.Store(true)
+	deadline := time.Now().Add(p.spec.GracePeriod)
+
+	// A polite quit, only when nobody else is talking to the engine.
+	if p.doMu.TryLock() {
+		select {
+		case <-p.exited:
+		default:
+			if p.ctrl.Err() == nil {
+				qt := min(p.spec.GracePeriod, maxQuitTimeout)
+				ctx, cancel := context.WithTimeout(context.Background(), qt)
+				_, _ = p.ctrl.Do(ctx, qt, "quit")
+				cancel()
+			}
+		}
+		p.doMu.Unlock()
+	}
+	p.stdin.Close()
+
+	var killed bool
+	t := time.NewTimer(time.Until(deadline))
+	select {
+	case <-p.exited:
+	case <-t.C:
+		killed = true
+	}
+	t.Stop()
+	// Kill the group even when the leader has exited: its children may
+	// still be running.
+	if err := syscall.Kill(-p.pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) && killed {
+		return fmt.Errorf("engine %s (pid %d): kill process group: %w", p.name, p.pid, err)
+	}
+	t = time.NewTimer(killWait)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+		p.stdout.Close()
+		p.ctrl.Close()
+		return fmt.Errorf("engine %s (pid %d): still not reaped %v after SIGKILL", p.name, p.pid, killWait)
+	}
+	p.stdout.Close()
+	p.ctrl.Close()
+
+	if killed {
+		return fmt.Errorf("engine %s (pid %d): did not exit within %v of quit; killed", p.name, p.pid, p.spec.GracePeriod)
+	}
+	var ee *exec.ExitError
+	if errors.As(p.waitErr, &ee) {
+		return fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, p.waitErr)
+	}
+	return nil
+}
+
+// CPUTime returns the user plus system CPU time of the engine process (not
+// of any children it did not wait for). It is zero until the process has
+// exited and been reaped, which Close guarantees.
+func (p *Process) CPUTime() time.Duration {
+	select {
+	case <-p.exited:
+		return p.cpu
+	default:
+		return 0
+	}
+}
