@@ -138,8 +138,8 @@ type Response struct {
 // bytes, other control characters except HT and CR, and invalid UTF-8 are
 // reported as a [*ProtocolError], as is a stream that ends inside a response
 // (that error also wraps [ErrEngineExited]). A stream that ends before the
-// response starts yields an error wrapping [ErrEngineExited]; other read
-// errors are wrapped as they are.
+// response starts, or any other read error (a closed pipe), yields an error
+// wrapping [ErrEngineExited] and the read error.
 func ReadResponse(br *bufio.Reader, maxLine int) (Response, error) {
 	return readResponse(br, maxLine, nil)
 }
@@ -166,7 +166,7 @@ func readResponse(br *bufio.Reader, maxLine int, onLine func(string)) (Response,
 			case errors.Is(err, io.EOF):
 				return Response{}, fmt.Errorf("reading response: %w", ErrEngineExited)
 			default:
-				return Response{}, fmt.Errorf("reading response: %w", err)
+				return Response{}, fmt.Errorf("reading response: %w (%w)", ErrEngineExited, err)
 			}
 		}
 		line = strings.TrimSuffix(line, "\r")

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -128,14 +129,14 @@ func answer(cmd string, args []string) (string, bool) {
 		fmt.Fprintln(os.Stderr, strings.Join(args, " "))
 		return "", true
 	case "burn":
-		// Busy-loop for the given duration to use CPU time.
+		// Busy-loop until this process has used the given CPU time.
 		d, err := time.ParseDuration(strings.Join(args, ""))
 		if err != nil {
 			return err.Error(), false
 		}
 		x := 0
-		for end := time.Now().Add(d); time.Now().Before(end); {
-			for i := range 10000 {
+		for start := cpuTime(); cpuTime()-start < d; {
+			for i := range 100000 {
 				x += i
 			}
 		}
@@ -149,4 +150,13 @@ func answer(cmd string, args []string) (string, bool) {
 		return "", true
 	}
 	return "unknown command", false
+}
+
+// cpuTime returns the user plus system time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
