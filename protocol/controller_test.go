@@ -331,7 +331,10 @@ func TestControllerUnsolicited(t *testing.T) {
 	if got, err := c.Do(context.Background(), time.Second, "name"); err != nil || got != "one" {
 		t.Fatalf("first: %q, %v", got, err)
 	}
-	time.Sleep(50 * time.Millisecond) // let the reader pick up "two"
+	// Wait until the reader has picked up "two".
+	for end := time.Now().Add(5 * time.Second); len(c.results) == 0 && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
 	_, err := c.Do(context.Background(), time.Second, "name")
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "unsolicited") {
