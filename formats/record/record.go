@@ -88,10 +88,10 @@ type Game struct {
 
 	// The result. Points == 0 means the game has no (known) result: Winner
 	// and Result are then meaningless.
-	Winner int
-	Points int
-	Result backgammon.Result    // single, gammon or backgammon (for a resignation: the level resigned)
-	End    backgammon.GameState // GameOver, GameResigned or GameDropped; GameOver also for a forfeit
+	Winner  int
+	Points  int
+	Result  backgammon.Result    // single, gammon or backgammon (for a resignation: the level resigned)
+	End     backgammon.GameState // GameOver, GameResigned or GameDropped; GameOver also for a forfeit
 	Comment string
 }
 
