@@ -41,6 +41,9 @@ func DecodePosition(id string) (backgammon.Board, error) {
 	if len(id) != 14 {
 		return b, fmt.Errorf("position ID %q: want 14 characters, got %d", id, len(id))
 	}
+	if err := checkAlphabet(id); err != nil {
+		return b, fmt.Errorf("position ID %q: %w", id, err)
+	}
 	key, err := idEncoding.DecodeString(id)
 	if err != nil {
 		return b, fmt.Errorf("position ID %q: %w", id, err)
