@@ -22,8 +22,37 @@
 //	[[matchups]]
 //	players = ["net", "gnubg0"]
 //
-// Parse and Load report every problem they find as an ErrorList; each
-// message names the file, the line and the key, e.g.
+// Top-level keys: competition_type ("playoff" or "allplayall", required),
+// game ("backgammon", required), description, seed (integer, default 0),
+// record_games (default true), players (required), and the game settings
+// below as defaults for every matchup. A playoff adds matchups (required),
+// number_of_games and alternating (defaults for its matchups); an
+// all-play-all adds competitors and rounds (both required).
+//
+// Player keys ([players.CODE]; codes are letters, digits and
+// -!$%&*+.:;<=>?^_~): kind ("protocol", the default, "gnubg" or
+// "builtin"), timeout (per decision: "30s" or a number of seconds; default
+// 60s), and by kind:
+//
+//	protocol: command (required: a list, or a string split as a shell
+//	          would), cwd, environ, startup_commands, discard_stderr
+//	gnubg:    command (optional: overrides the gnubg binary), cwd,
+//	          environ, discard_stderr, plies, noise
+//	builtin:  args, startup_commands
+//
+// Matchup keys ([[matchups]]): players (two codes, required; a player may
+// play itself, the second copy being named "CODE#2"), id (default the
+// index), name (default "A v B"), number_of_games (required here or at top
+// level), alternating (default false), and any game setting.
+//
+// Game settings: match_length (0 = money game, the default), crawford
+// (true), jacoby (true), beavers (false), cube (true), variant ("standard",
+// "nackgammon", "hypergammon1" to "hypergammon3"), max_moves (1000), dice
+// ("independent" or "paired"; paired needs an even number of games) and
+// skip_forced (true).
+//
+// Unknown keys are errors. Parse and Load report every problem they find as
+// an ErrorList; each message names the file, the line and the key, e.g.
 // `quick.toml:12: matchups[1].players: unknown player "x"`.
 package control
 

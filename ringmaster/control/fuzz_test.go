@@ -65,3 +65,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzKeyLines runs the position scanner on arbitrary input, valid TOML or
+// not: it must neither panic nor hang, and every line it reports must lie
+// in the input.
+func FuzzKeyLines(f *testing.F) {
+	f.Add(fullExample)
+	f.Add("a = [1, {b = \"}\"}]\n[[c]]\n[c.d]\ne = '''\n'''\n")
+	f.Add(`"\u00e9" = 1`)
+	f.Fuzz(func(t *testing.T, src string) {
+		lines := strings.Count(src, "\n") + 1
+		for k, line := range keyLines(src) {
+			if line < 1 || line > lines {
+				t.Fatalf("key %s at line %d of %d", k, line, lines)
+			}
+		}
+	})
+}
