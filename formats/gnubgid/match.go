@@ -223,7 +223,8 @@ func Encode(s *backgammon.State) (positionID, matchID string) {
 // Crawford rule, beavers and cube use come from rules; the match length and
 // the Jacoby rule come from the match ID (bit 66 clear means Jacoby on, kept
 // even in match play so that the IDs round-trip). PostCrawford is inferred:
-// a match game that is not the Crawford game while a player is 1-away.
+// a match game that is not the Crawford game, begun while a player was
+// 1-away.
 // A finished game is brought into the engine's convention (the winner on
 // roll and deciding, Resigned cleared into ResultLevel), the inverse of
 // MatchKeyOf; Winner, ResultLevel and Points are inferred from the board,
@@ -260,10 +261,16 @@ func DecodeState(positionID, matchID string, rules backgammon.Rules) (*backgammo
 	if err := checkState(s, &k); err != nil {
 		return nil, fmt.Errorf("match ID %q: %w", matchID, err)
 	}
-	if !s.Money() && !s.Crawford && (s.Score[0] == s.MatchLength-1 || s.Score[1] == s.MatchLength-1) {
+	finishFromKey(s)
+	// A game that is not the Crawford game, begun while a player was 1-away,
+	// is post-Crawford; for a finished game, look at the score before it.
+	before := s.Score
+	if s.GameState > backgammon.GamePlaying && s.Winner >= 0 {
+		before[s.Winner] -= s.Points
+	}
+	if !s.Money() && !s.Crawford && (before[0] == s.MatchLength-1 || before[1] == s.MatchLength-1) {
 		s.PostCrawford = true
 	}
-	finishFromKey(s)
 	return s, nil
 }
 
