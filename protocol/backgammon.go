@@ -205,11 +205,26 @@ func NormalizeMove(s string) string {
 type BackgammonClient struct {
 	C       *Controller
 	Timeout time.Duration
+	// R, when set, is used instead of C: any player that sends a command
+	// and returns its success text (player.Player does), with its own
+	// timeouts.
+	R Requester
+}
+
+// Requester sends one command and returns the success response text.
+type Requester interface {
+	Do(ctx context.Context, command string, args ...string) (string, error)
 }
 
 // do sends a command and insists on a one-line reply.
 func (b *BackgammonClient) do(ctx context.Context, command string, args ...string) (string, error) {
-	text, err := b.C.Do(ctx, b.Timeout, command, args...)
+	var text string
+	var err error
+	if b.R != nil {
+		text, err = b.R.Do(ctx, command, args...)
+	} else {
+		text, err = b.C.Do(ctx, b.Timeout, command, args...)
+	}
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,382 @@
+package referee
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// Backgammon referees backgammon matches and money games.
+type Backgammon struct {
+	Rules bg.Rules
+	// MaxMoves ends a game with an unknown result after this many moves
+	// (0: no limit).
+	MaxMoves int
+	// SkipForced plays forced moves (a single legal move, or none) without
+	// asking the player.
+	SkipForced bool
+	// Log receives one line per problem (illegal answers, late errors).
+	Log func(format string, args ...any)
+}
+
+// CubeStats counts one player's cube actions.
+type CubeStats struct {
+	Doubles, Takes, Drops, Beavers int
+}
+
+// Outcome is what a refereed game (a match, or one money game) came to.
+type Outcome struct {
+	// Winner is the seat that won (0 or 1), or -1 for an unknown result.
+	Winner int
+	// Result is one of the Result* names.
+	Result string
+	// Level is the last game's result level (single, gammon, backgammon).
+	Level bg.Result
+	// Points is each seat's net points: in a money game the points won or
+	// lost; in a match +1 for the match winner and -1 for the loser.
+	Points [2]int
+	// Score is the final match score (or the money game's points won).
+	Score [2]int
+	// Detail is a one-line human description.
+	Detail string
+	// ForfeitBy is the seat that forfeited, or -1.
+	ForfeitBy int
+	// FirstMover is the seat that moved first in the first game.
+	FirstMover  int
+	Games       int
+	Moves       int
+	Cube        [2]CubeStats
+	Gammons     [2]int // games won with a gammon (backgammons not included)
+	Backgammons [2]int
+	Decisions   [2]int
+	Record      *record.Match
+}
+
+// game holds one refereed match in progress.
+type game struct {
+	ref     *Backgammon
+	seats   [2]Seat
+	st      *bg.State
+	rec     *record.Builder
+	dice    *bg.Dice
+	out     Outcome
+	clients [2]*protocol.BackgammonClient
+}
+
+// Play referees one match (or one money game) between two seats with the
+// given dice. An error is returned only for a void game (*VoidError) or a
+// cancelled context; every other problem ends in a forfeit or an unknown
+// result recorded in the Outcome.
+func (r *Backgammon) Play(ctx context.Context, seats [2]Seat, dice *bg.Dice) (Outcome, error) {
+	g := &game{ref: r, seats: seats, st: bg.NewMatch(r.Rules), dice: dice,
+		rec: record.NewBuilder([2]string{seats[0].Code, seats[1].Code}, r.Rules)}
+	g.out.Winner, g.out.ForfeitBy, g.out.FirstMover = -1, -1, -1
+	for i := range seats {
+		g.clients[i] = &protocol.BackgammonClient{R: seats[i].Player}
+		if err := g.clients[i].SetGame(ctx, gameRules(r.Rules)); err != nil {
+			return g.out, g.void(ctx, i, fmt.Errorf("set_game: %w", err))
+		}
+	}
+	for !g.st.MatchOver() {
+		if err := g.playGame(ctx); err != nil {
+			return g.out, err
+		}
+		if g.out.Result == ResultUnknown || g.out.ForfeitBy >= 0 {
+			break
+		}
+	}
+	g.finish()
+	return g.out, nil
+}
+
+// gameRules translates rules into set_game's words.
+func gameRules(r bg.Rules) protocol.GameRules {
+	gr := protocol.GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Cubeless: !r.Cube}
+	if r.Cube {
+		if r.Money() {
+			gr.Jacoby, gr.Beavers = r.Jacoby, r.Beavers
+		} else {
+			gr.Crawford = r.Crawford
+		}
+	}
+	return gr
+}
+
+func (g *game) logf(format string, args ...any) {
+	if g.ref.Log != nil {
+		g.ref.Log(format, args...)
+	}
+}
+
+// void turns an engine failure into a void game, unless ctx was cancelled
+// (then the game was interrupted, not void).
+func (g *game) void(ctx context.Context, seat int, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &VoidError{Seat: seat, Code: g.seats[seat].Code, Reason: err}
+}
+
+// engineError decides what an engine error means: a forfeit by the seat
+// (nil returned, game over) or a void game (error returned).
+func (g *game) engineError(ctx context.Context, seat int, what string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if classify(err) {
+		g.forfeit(seat, fmt.Sprintf("%s: %v", what, err))
+		return nil
+	}
+	return g.void(ctx, seat, fmt.Errorf("%s: %w", what, err))
+}
+
+func (g *game) forfeit(seat int, reason string) {
+	g.logf("forfeit by %s: %s", g.seats[seat].Code, reason)
+	if err := g.st.Forfeit(seat); err != nil {
+		g.logf("forfeit: %v", err)
+	}
+	if err := g.rec.Forfeit(seat, reason); err != nil {
+		g.logf("record forfeit: %v", err)
+	}
+	g.out.ForfeitBy = seat
+	g.out.Detail = fmt.Sprintf("forfeit by %s: %s", g.seats[seat].Code, oneLine(reason))
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// tell sends the full state to the seat that decides next.
+func (g *game) tell(ctx context.Context, seat int) error {
+	pos, match := gnubgid.Encode(g.st)
+	return g.clients[seat].SetPosition(ctx, pos, match)
+}
+
+func (g *game) playGame(ctx context.Context) error {
+	first, d0, d1 := g.dice.Opening()
+	if err := g.st.StartGame(first, d0, d1); err != nil {
+		return fmt.Errorf("start game: %w", err)
+	}
+	if err := g.rec.Roll(first, d0, d1); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	if g.out.FirstMover < 0 {
+		g.out.FirstMover = first
+	}
+	g.out.Games++
+	for g.st.GameState == bg.GamePlaying {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if g.ref.MaxMoves > 0 && g.st.Plies >= g.ref.MaxMoves {
+			g.out.Result = ResultUnknown
+			g.out.Detail = fmt.Sprintf("no result after %d moves (max_moves)", g.st.Plies)
+			return nil
+		}
+		var err error
+		switch g.st.Decision() {
+		case bg.DecideCube:
+			err = g.cube(ctx)
+		case bg.NeedRoll:
+			d0, d1 := g.dice.Roll()
+			if err := g.st.SetDice(d0, d1); err != nil {
+				return err
+			}
+			err = g.rec.Roll(g.st.Move, d0, d1)
+		case bg.DecideTake:
+			err = g.take(ctx)
+		case bg.DecideMove:
+			err = g.move(ctx)
+		default:
+			return fmt.Errorf("referee: unexpected decision %v", g.st.Decision())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	g.out.Moves += g.st.Plies
+	if g.st.Forfeited {
+		return nil
+	}
+	w := g.st.Winner
+	switch g.st.ResultLevel {
+	case bg.Gammon:
+		if g.st.GameState == bg.GameOver {
+			g.out.Gammons[w]++
+		}
+	case bg.Backgammon:
+		if g.st.GameState == bg.GameOver {
+			g.out.Backgammons[w]++
+		}
+	}
+	return nil
+}
+
+func (g *game) cube(ctx context.Context) error {
+	seat := g.st.Move
+	if err := g.tell(ctx, seat); err != nil {
+		return g.engineError(ctx, seat, "set_position", err)
+	}
+	double, err := g.clients[seat].GenCube(ctx)
+	g.out.Decisions[seat]++
+	if err != nil {
+		return g.engineError(ctx, seat, "gencube", err)
+	}
+	if !double {
+		d0, d1 := g.dice.Roll()
+		if err := g.st.SetDice(d0, d1); err != nil {
+			return err
+		}
+		return g.rec.Roll(seat, d0, d1)
+	}
+	if err := g.st.Double(); err != nil {
+		return err
+	}
+	g.out.Cube[seat].Doubles++
+	return g.rec.Double(seat)
+}
+
+func (g *game) take(ctx context.Context) error {
+	seat := g.st.Turn
+	if err := g.tell(ctx, seat); err != nil {
+		return g.engineError(ctx, seat, "set_position", err)
+	}
+	answer, err := g.clients[seat].GenTake(ctx)
+	g.out.Decisions[seat]++
+	if err != nil {
+		return g.engineError(ctx, seat, "gentake", err)
+	}
+	switch answer {
+	case protocol.Take:
+		g.out.Cube[seat].Takes++
+		if err := g.st.Take(); err != nil {
+			return err
+		}
+		return g.rec.Take(seat)
+	case protocol.Drop:
+		g.out.Cube[seat].Drops++
+		if err := g.st.Drop(); err != nil {
+			return err
+		}
+		return g.rec.Drop(seat)
+	case protocol.Beaver:
+		if !g.st.CanBeaver() {
+			g.forfeit(seat, "beaver when beavers are not allowed")
+			return nil
+		}
+		g.out.Cube[seat].Beavers++
+		if err := g.st.Beaver(); err != nil {
+			return err
+		}
+		return g.rec.Beaver(seat)
+	}
+	return fmt.Errorf("gentake: unexpected answer %v", answer)
+}
+
+func (g *game) move(ctx context.Context) error {
+	seat := g.st.Move
+	legal := g.st.LegalMoves()
+	if g.ref.SkipForced && len(legal) == 1 {
+		m := legal[0]
+		if err := g.rec.Play(seat, m); err != nil {
+			return err
+		}
+		return g.st.Play(m)
+	}
+	if err := g.tell(ctx, seat); err != nil {
+		return g.engineError(ctx, seat, "set_position", err)
+	}
+	text, err := g.clients[seat].GenMove(ctx)
+	g.out.Decisions[seat]++
+	if err != nil {
+		return g.engineError(ctx, seat, "genmove", err)
+	}
+	if text == protocol.NoMove {
+		text = ""
+	}
+	m, err := g.st.ParseMove(text)
+	if err != nil {
+		g.forfeit(seat, fmt.Sprintf("illegal move %q with %d%d: %v", text, g.st.Dice[0], g.st.Dice[1], err))
+		return nil
+	}
+	if err := g.rec.Play(seat, m); err != nil {
+		return err
+	}
+	return g.st.Play(m)
+}
+
+// finish fills the outcome from the final state.
+func (g *game) finish() {
+	st := g.st
+	o := &g.out
+	o.Record = g.rec.Match()
+	o.Level = st.ResultLevel
+	if o.Result == ResultUnknown {
+		o.Winner = -1
+		o.Score = st.Score
+		return
+	}
+	if st.Money() {
+		w := st.Winner
+		o.Winner = w
+		o.Points[w], o.Points[1-w] = st.Points, -st.Points
+		o.Score = st.Score
+		switch {
+		case o.ForfeitBy >= 0:
+			o.Result = ResultForfeit
+		case st.ResultLevel == bg.Gammon:
+			o.Result = ResultGammon
+		case st.ResultLevel == bg.Backgammon:
+			o.Result = ResultBackgammon
+		default:
+			o.Result = ResultSingle
+		}
+		if o.Detail == "" {
+			o.Detail = fmt.Sprintf("%s won %d point%s (%s%s)", g.seats[w].Code, st.Points, plural(st.Points), how(st), cubeText(st))
+		}
+		return
+	}
+	w := st.MatchWinner()
+	o.Winner = w
+	o.Points[w], o.Points[1-w] = 1, -1
+	o.Score = st.Score
+	if o.ForfeitBy >= 0 {
+		o.Result = ResultForfeit
+		return
+	}
+	o.Result = ResultMatch
+	o.Detail = fmt.Sprintf("%s won the %d-point match %d-%d in %d game%s", g.seats[w].Code, st.MatchLength, st.Score[w], st.Score[1-w], o.Games, plural(o.Games))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func how(st *bg.State) string {
+	switch st.GameState {
+	case bg.GameDropped:
+		return "double dropped"
+	case bg.GameResigned:
+		return "resigned " + st.ResultLevel.String()
+	}
+	return st.ResultLevel.String()
+}
+
+func cubeText(st *bg.State) string {
+	if st.CubeValue > 1 {
+		return fmt.Sprintf(", cube %d", st.CubeValue)
+	}
+	return ""
+}

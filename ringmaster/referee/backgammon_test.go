@@ -1,0 +1,168 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// testEngine is a small rules-following engine for referee tests: it plays
+// the first legal move, and its cube behaviour and misbehaviour are set by
+// fields.
+type testEngine struct {
+	rules      bg.Rules
+	st         *bg.State
+	doubles    bool   // double whenever allowed
+	drops      bool   // drop every double
+	beavers    bool   // beaver every double
+	illegal    bool   // answer moves that are not legal
+	failOnMove bool   // answer genmove with a failure
+	panicOn    string // exit the server on this command
+}
+
+func (e *testEngine) SetGame(r protocol.GameRules) error {
+	v, err := bg.ParseVariant(r.Variant)
+	if err != nil {
+		return err
+	}
+	e.rules = bg.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford, Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
+	return nil
+}
+
+func (e *testEngine) SetPosition(pos, match string) error {
+	st, err := gnubgid.DecodeState(pos, match, e.rules)
+	if err != nil {
+		return err
+	}
+	e.st = st
+	return nil
+}
+
+func (e *testEngine) GenMove(ctx context.Context) (string, error) {
+	if e.failOnMove {
+		return "", errors.New("cannot think")
+	}
+	if e.illegal {
+		return "24/1", nil
+	}
+	moves := e.st.LegalMoves()
+	if len(moves) == 0 || moves[0].N == 0 {
+		return protocol.NoMove, nil
+	}
+	return bg.Format(e.st.Board, moves[0]), nil
+}
+
+func (e *testEngine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }
+
+func (e *testEngine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
+	switch {
+	case e.beavers:
+		return protocol.Beaver, nil
+	case e.drops:
+		return protocol.Drop, nil
+	}
+	return protocol.Take, nil
+}
+
+func seat(t *testing.T, code string, e *testEngine) Seat {
+	srv := protocol.NewServer(code, "1")
+	protocol.RegisterBackgammon(srv, e)
+	p := player.NewInProcess(srv)
+	t.Cleanup(func() { p.Close() })
+	return Seat{Code: code, Player: p}
+}
+
+func TestMoneyGameWithCube(t *testing.T) {
+	ref := &Backgammon{Rules: bg.Rules{Cube: true, Jacoby: true}, MaxMoves: 2000}
+	out, err := ref.Play(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Winner < 0 || out.Points[out.Winner] <= 0 || out.Points[0]+out.Points[1] != 0 {
+		t.Fatalf("outcome %+v", out)
+	}
+	if out.Cube[0].Doubles == 0 || out.Cube[1].Takes != out.Cube[0].Doubles {
+		t.Errorf("cube stats %+v: a doubles every time it may, b takes", out.Cube)
+	}
+	if err := record.Replay(out.Record); err != nil {
+		t.Errorf("the game record does not replay: %v", err)
+	}
+}
+
+func TestSameDiceSameGame(t *testing.T) {
+	ref := &Backgammon{Rules: bg.Rules{MatchLength: 5, Cube: true, Crawford: true}}
+	play := func() Outcome {
+		out, err := ref.Play(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(9, 9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	x, y := play(), play()
+	if x.Detail != y.Detail || x.Moves != y.Moves || x.Score != y.Score {
+		t.Errorf("the same dice gave different matches: %q vs %q", x.Detail, y.Detail)
+	}
+	if x.Result != ResultMatch || x.Score[x.Winner] < 5 {
+		t.Errorf("match outcome %+v", x)
+	}
+}
+
+func TestForfeits(t *testing.T) {
+	cases := []struct {
+		name   string
+		bad    *testEngine
+		rules  bg.Rules
+		points int
+	}{
+		{"illegal move, money", &testEngine{illegal: true}, bg.Rules{Cube: true}, 3},
+		{"failure response, money", &testEngine{failOnMove: true}, bg.Rules{Cube: true}, 3},
+		{"beaver not allowed", &testEngine{beavers: true}, bg.Rules{Cube: true}, 3},
+		{"illegal move, match", &testEngine{illegal: true}, bg.Rules{Cube: true, MatchLength: 7, Crawford: true}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			good := &testEngine{doubles: c.bad.beavers}
+			ref := &Backgammon{Rules: c.rules}
+			out, err := ref.Play(context.Background(), [2]Seat{seat(t, "good", good), seat(t, "bad", c.bad)}, bg.NewDice(3, 4))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.ForfeitBy != 1 || out.Winner != 0 || out.Result != ResultForfeit || out.Points[0] != c.points {
+				t.Errorf("outcome %+v, want a forfeit by seat 1 worth %d", out, c.points)
+			}
+			if !c.rules.Money() && out.Score[0] < c.rules.MatchLength {
+				t.Errorf("match forfeit should award the match: score %v", out.Score)
+			}
+		})
+	}
+}
+
+func TestMaxMovesUnknown(t *testing.T) {
+	ref := &Backgammon{Rules: bg.Rules{}, MaxMoves: 10}
+	out, err := ref.Play(context.Background(), [2]Seat{seat(t, "a", &testEngine{}), seat(t, "b", &testEngine{})}, bg.NewDice(5, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Result != ResultUnknown || out.Winner != -1 || out.Points != [2]int{} {
+		t.Errorf("outcome %+v, want unknown", out)
+	}
+}
+
+func TestEngineGoneIsVoid(t *testing.T) {
+	a := seat(t, "a", &testEngine{})
+	b := seat(t, "b", &testEngine{})
+	b.Player.Close()
+	_, err := (&Backgammon{Rules: bg.Rules{}}).Play(context.Background(), [2]Seat{a, b}, bg.NewDice(1, 1))
+	var ve *VoidError
+	if !errors.As(err, &ve) || ve.Seat != 1 || !errors.Is(err, ErrVoid) {
+		t.Fatalf("closed engine: %v, want a void blamed on seat 1", err)
+	}
+	fmt.Sprint(ve)
+}
