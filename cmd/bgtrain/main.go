@@ -1,0 +1,203 @@
+// Command bgtrain trains bgbot's neural network by TD(lambda) self-play and
+// measures bots against each other with duplicate dice.
+//
+//	bgtrain train --games 200000 --out engine/bgbot/weights/default.bgnet
+//	bgtrain duel --a net --b heuristic --games 2000
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/ratings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "bgtrain:", err)
+		if errors.Is(err, pflag.ErrHelp) {
+			os.Exit(0)
+		}
+		os.Exit(2)
+	}
+}
+
+const usage = `usage: bgtrain train [flags]   TD(lambda) self-play training
+       bgtrain duel [flags]    duplicate-dice duel between two bots
+run "bgtrain COMMAND --help" for the flags`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errors.New(usage)
+	}
+	switch args[0] {
+	case "train":
+		return train(ctx, args[1:], stdout, stderr)
+	case "duel":
+		return duel(ctx, args[1:], stdout, stderr)
+	}
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}
+
+func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	games := fs.Int("games", 100000, "self-play games to play in this run")
+	alpha := fs.Float64("alpha", 0.1, "learning rate at the start")
+	alphaEnd := fs.Float64("alpha-end", 0.02, "learning rate at the end (linear decay)")
+	lambda := fs.Float64("lambda", 0.7, "TD(lambda) trace decay")
+	hidden := fs.Int("hidden", 80, "hidden units of a new network")
+	seed := fs.Uint64("seed", 1, "seed of the dice and of a new network's weights")
+	workers := fs.Int("workers", runtime.NumCPU(), "parallel self-play workers (weights averaged every --sync games each)")
+	syncEvery := fs.Int("sync", 250, "games per worker between weight averages")
+	out := fs.String("out", "bgbot.bgnet", "weights file to write (also the checkpoint)")
+	resume := fs.String("resume", "", "weights file to continue training from")
+	every := fs.Int("checkpoint-every", 10000, "write the weights file after about this many games")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var w *bgbot.Weights
+	var err error
+	if *resume != "" {
+		f, err := os.Open(*resume)
+		if err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		w, err = bgbot.ReadWeights(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("resume %s: %w", *resume, err)
+		}
+		fmt.Fprintf(stdout, "resuming %s: %d hidden units, %d games\n", *resume, w.Hidden, w.Games)
+	} else if w, err = bgbot.NewRandomWeights(*hidden, *seed); err != nil {
+		return err
+	}
+	begin := time.Now()
+	last := 0
+	cfg := bgbot.TrainConfig{
+		Games: *games, Alpha: *alpha, AlphaEnd: *alphaEnd, Lambda: *lambda,
+		Seed: *seed, Workers: *workers, SyncEvery: *syncEvery,
+		Progress: func(n int, w *bgbot.Weights) error {
+			if n-last < *every && n < *games {
+				return nil
+			}
+			last = n
+			el := time.Since(begin)
+			fmt.Fprintf(stdout, "%d games (%d total) in %v, %.0f games/s\n", n, w.Games, el.Round(time.Second), float64(n)/el.Seconds())
+			return writeWeights(*out, w)
+		},
+	}
+	if _, err := bgbot.Train(ctx, w, cfg); err != nil {
+		return err
+	}
+	if err := writeWeights(*out, w); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d games in %v\n", *out, w.Games, time.Since(begin).Round(time.Second))
+	return nil
+}
+
+// writeWeights writes atomically: a temporary file renamed over the target.
+func writeWeights(path string, w *bgbot.Weights) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".bgnet-*")
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if _, err := w.WriteTo(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return nil
+}
+
+func duel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("duel", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	a := fs.String("a", "net", "level of bot A: random, heuristic or net")
+	b := fs.String("b", "heuristic", "level of bot B")
+	aPlies := fs.Int("a-plies", 0, "search depth of bot A")
+	bPlies := fs.Int("b-plies", 0, "search depth of bot B")
+	aWeights := fs.String("a-weights", "", "weights file of bot A (default: embedded)")
+	bWeights := fs.String("b-weights", "", "weights file of bot B (default: embedded)")
+	games := fs.Int("games", 2000, "games to play (an even number: pairs of games with the same dice)")
+	seed := fs.Uint64("seed", 1, "dice seed")
+	workers := fs.Int("workers", runtime.NumCPU(), "parallel games")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	mk := func(level string, plies int, weights string, seed uint64) (func() (*bgbot.Bot, error), error) {
+		l, err := bgbot.ParseLevel(level)
+		if err != nil {
+			return nil, err
+		}
+		var w *bgbot.Weights
+		if weights != "" {
+			data, err := os.ReadFile(weights)
+			if err != nil {
+				return nil, fmt.Errorf("weights: %w", err)
+			}
+			if w, err = bgbot.ParseWeights(data); err != nil {
+				return nil, fmt.Errorf("%s: %w", weights, err)
+			}
+		} else if l == bgbot.LevelNet {
+			if w, err = bgbot.DefaultWeights(); err != nil {
+				return nil, err
+			}
+		}
+		n := uint64(0)
+		return func() (*bgbot.Bot, error) {
+			n++
+			return bgbot.NewBot(bgbot.Config{Level: l, Plies: plies, Weights: w, Seed: seed + n})
+		}, nil
+	}
+	newA, err := mk(*a, *aPlies, *aWeights, *seed*2+1)
+	if err != nil {
+		return err
+	}
+	newB, err := mk(*b, *bPlies, *bWeights, *seed*2+2)
+	if err != nil {
+		return err
+	}
+	begin := time.Now()
+	pairs, err := bgbot.Duel(ctx, bgbot.DuelConfig{Pairs: max(*games/2, 1), Seed: *seed, Workers: *workers}, lockFactory(newA), lockFactory(newB))
+	if err != nil {
+		return err
+	}
+	s := ratings.PairedPointsPerGame(pairs)
+	fmt.Fprintf(stdout, "%s (plies %d) vs %s (plies %d): %d games (%d duplicate pairs), cubeless money, seed %d, %v\n",
+		*a, *aPlies, *b, *bPlies, s.N, s.Samples, *seed, time.Since(begin).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "A points per game %+.3f, 95%% interval [%+.3f, %+.3f], std err %.3f\n", s.Mean, s.Low, s.High, s.StdErr)
+	return nil
+}
+
+// lockFactory serialises calls to a bot factory, which Duel calls from each
+// of its workers.
+func lockFactory(f func() (*bgbot.Bot, error)) func() (*bgbot.Bot, error) {
+	var mu sync.Mutex
+	return func() (*bgbot.Bot, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return f()
+	}
+}

@@ -1,0 +1,255 @@
+package bgbot
+
+import (
+	"fmt"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
+
+// CubeEfficiency is the x of Janowski's model: how much of the live-cube
+// value a real game realises. 0.68 is the usual figure for middle games.
+const CubeEfficiency = 0.68
+
+// BeaverMargin is how far above zero (in units of the cube offered) the
+// taker's equity must be before the bot beavers.
+const BeaverMargin = 0.1
+
+// Answer is a reply to a double.
+type Answer int
+
+// The replies.
+const (
+	AnswerTake Answer = iota + 1
+	AnswerDrop
+	AnswerBeaver
+)
+
+func (a Answer) String() string {
+	switch a {
+	case AnswerTake:
+		return "take"
+	case AnswerDrop:
+		return "drop"
+	case AnswerBeaver:
+		return "beaver"
+	}
+	return fmt.Sprintf("answer(%d)", int(a))
+}
+
+// Cube ownership from the view of the player whose equity is computed.
+const (
+	CubeCentred = iota
+	CubeOwned
+	CubeUnavailable // the opponent owns it
+)
+
+// Janowski returns the money cubeful equity, in units of the current cube,
+// of a player with cubeless probabilities p and cube ownership own, with
+// cube efficiency x: x times the live-cube equity plus (1-x) times the
+// dead-cube equity (Janowski, "Take-Points in Money Games", 1993).
+//
+// With W = 1 + (wg+wbg)/win the average win and L = 1 + (lg+lbg)/loss the
+// average loss, the dead equity is p(W+L) - L; live-cube take and cash
+// points are TP = (L-1/2)/(W+L+1/2) and CP = (L+1)/(W+L+1/2), and the live
+// equity is linear in p between the points where play stops: (0, -L) to
+// (CP, 1) when owning the cube, (TP, -1) to (CP, 1) when it is centred,
+// (TP, -1) to (1, W) when the opponent owns it.
+func Janowski(p Probs, own int, x float64) float64 {
+	w := float64(p[Win])
+	W, L := 1.0, 1.0
+	if w > 1e-6 {
+		W += float64(p[WinGammon]+p[WinBackgammon]) / w
+	}
+	if w < 1-1e-6 {
+		L += float64(p[LoseGammon]+p[LoseBackgammon]) / (1 - w)
+	}
+	dead := w*(W+L) - L
+	tp := (L - 0.5) / (W + L + 0.5)
+	cp := (L + 1) / (W + L + 0.5)
+	var live float64
+	switch own {
+	case CubeOwned:
+		if w >= cp {
+			live = 1
+		} else {
+			live = -L + (1+L)*w/cp
+		}
+	case CubeUnavailable:
+		if w <= tp {
+			live = -1
+		} else {
+			live = -1 + (W+1)*(w-tp)/(1-tp)
+		}
+	default:
+		switch {
+		case w <= tp:
+			live = -1
+		case w >= cp:
+			live = 1
+		default:
+			live = -1 + 2*(w-tp)/(cp-tp)
+		}
+	}
+	return x*live + (1-x)*dead
+}
+
+// singles drops the gammons from p, for the Jacoby rule.
+func singles(p Probs) Probs { return Probs{Win: p[Win]} }
+
+// CubeEquities are the three equities of a doubling decision from the
+// doubler's view, in units of the current cube: no double, double/take and
+// double/pass (always 1 in money play).
+type CubeEquities struct{ NoDouble, DoubleTake, DoublePass float64 }
+
+// ShouldDouble reports whether doubling is right: both double/take and
+// double/pass must beat not doubling.
+func (c CubeEquities) ShouldDouble() bool {
+	return min(c.DoubleTake, c.DoublePass) > c.NoDouble
+}
+
+// MoneyCube computes the cube equities of a money game for the player on
+// roll with probabilities p. centred says the cube is centred (otherwise the
+// player owns it); jacoby applies the Jacoby rule to a centred cube.
+func MoneyCube(p Probs, centred, jacoby bool) CubeEquities {
+	var nd float64
+	switch {
+	case centred && jacoby:
+		nd = Janowski(singles(p), CubeCentred, CubeEfficiency)
+	case centred:
+		nd = Janowski(p, CubeCentred, CubeEfficiency)
+	default:
+		nd = Janowski(p, CubeOwned, CubeEfficiency)
+	}
+	return CubeEquities{NoDouble: nd, DoubleTake: 2 * Janowski(p, CubeUnavailable, CubeEfficiency), DoublePass: 1}
+}
+
+// matchInfo is the match context of one player.
+type matchInfo struct {
+	me, opp      int // points needed
+	cube         int
+	postCrawford bool
+}
+
+func (bt *Bot) matchInfo(s *backgammon.State, player int) (matchInfo, error) {
+	if bt.met == nil || bt.met.Len < s.MatchLength {
+		m, err := NewMET(max(s.MatchLength, 25), DefaultGammonRate)
+		if err != nil {
+			return matchInfo{}, err
+		}
+		bt.met = m
+	}
+	return matchInfo{
+		me:           s.MatchLength - s.Score[player],
+		opp:          s.MatchLength - s.Score[1-player],
+		cube:         s.CubeValue,
+		postCrawford: s.Crawford || s.PostCrawford || !s.Rules.Crawford,
+	}, nil
+}
+
+// mwc is the dead-cube match winning chance of probabilities p with the
+// game played for cube points.
+func (m *MET) mwc(p Probs, mi matchInfo, cube int) float64 {
+	f := func(x float32) float64 { return float64(x) }
+	ws, wg, wb := f(p[Win]-p[WinGammon]), f(p[WinGammon]-p[WinBackgammon]), f(p[WinBackgammon])
+	ls, lg, lb := f(1-p[Win]-p[LoseGammon]), f(p[LoseGammon]-p[LoseBackgammon]), f(p[LoseBackgammon])
+	pc := mi.postCrawford
+	return ws*m.Win(mi.me-cube, mi.opp, pc) + wg*m.Win(mi.me-2*cube, mi.opp, pc) + wb*m.Win(mi.me-3*cube, mi.opp, pc) +
+		ls*m.Win(mi.me, mi.opp-cube, pc) + lg*m.Win(mi.me, mi.opp-2*cube, pc) + lb*m.Win(mi.me, mi.opp-3*cube, pc)
+}
+
+// MatchCube computes the cube equities of a match game for the player on
+// roll of s, as match winning chances (dead cube: the value of owning the
+// cube afterwards is ignored).
+func (bt *Bot) matchCube(s *backgammon.State, p Probs) (CubeEquities, error) {
+	mi, err := bt.matchInfo(s, s.Move)
+	if err != nil {
+		return CubeEquities{}, err
+	}
+	c := s.CubeValue
+	return CubeEquities{
+		NoDouble:   bt.met.mwc(p, mi, c),
+		DoubleTake: bt.met.mwc(p, mi, 2*c),
+		DoublePass: bt.met.Win(mi.me-c, mi.opp, mi.postCrawford),
+	}, nil
+}
+
+// Cube returns the cube equities for the player on roll of s (money:
+// equity in cube units; match: match winning chances), judged at the bot's
+// depth.
+func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
+	if s.GameState != backgammon.GamePlaying {
+		return CubeEquities{}, fmt.Errorf("cube: no game in progress: %w", backgammon.ErrNotNow)
+	}
+	bt.SetVariant(s.Variant)
+	p := bt.Probs(s.Board)
+	var ce CubeEquities
+	if s.Money() {
+		ce = MoneyCube(p, s.CubeOwner == -1, s.Jacoby)
+	} else {
+		var err error
+		if ce, err = bt.matchCube(s, p); err != nil {
+			return CubeEquities{}, fmt.Errorf("cube: %w", err)
+		}
+	}
+	return ce, nil
+}
+
+// Double decides whether the player on roll of s doubles. It answers false
+// whenever the rules do not allow a double and for the random level.
+func (bt *Bot) Double(s *backgammon.State) (bool, error) {
+	if !s.CanDouble() || (bt.cfg.Level == LevelRandom && bt.cfg.Evaluator == nil) {
+		return false, nil
+	}
+	ce, err := bt.Cube(s)
+	if err != nil {
+		return false, fmt.Errorf("double: %w", err)
+	}
+	ce.NoDouble += float64(bt.noise())
+	return ce.ShouldDouble(), nil
+}
+
+// Take answers the double pending in s for the player facing it. The
+// random level always takes.
+func (bt *Bot) Take(s *backgammon.State) (Answer, error) {
+	if s.Decision() != backgammon.DecideTake {
+		return 0, fmt.Errorf("take: no double pending: %w", backgammon.ErrNotNow)
+	}
+	if bt.cfg.Level == LevelRandom && bt.cfg.Evaluator == nil {
+		return AnswerTake, nil
+	}
+	ce, err := bt.Cube(s)
+	if err != nil {
+		return 0, fmt.Errorf("take: %w", err)
+	}
+	// ce is the doubler's view; the taker compares the opposite.
+	ce.DoubleTake += float64(bt.noise())
+	if ce.DoubleTake > ce.DoublePass {
+		return AnswerDrop, nil
+	}
+	if s.CanBeaver() && -ce.DoubleTake > BeaverMargin {
+		return AnswerBeaver, nil
+	}
+	return AnswerTake, nil
+}
+
+// Move picks the move for the player on roll of s with its rolled dice:
+// cubeless equity in money play, dead-cube match winning chances in match
+// play (so gammons are valued by the score). ok is false when no checker
+// can move.
+func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error) {
+	if s.Decision() != backgammon.DecideMove {
+		return m, false, fmt.Errorf("move: %w", backgammon.ErrNotNow)
+	}
+	bt.SetVariant(s.Variant)
+	obj := Probs.Equity
+	if !s.Money() {
+		mi, err := bt.matchInfo(s, s.Move)
+		if err != nil {
+			return m, false, fmt.Errorf("move: %w", err)
+		}
+		met := bt.met
+		obj = func(p Probs) float32 { return float32(met.mwc(p, mi, mi.cube)) }
+	}
+	m, _, ok = bt.choose(s.Board, s.Dice[0], s.Dice[1], obj)
+	return m, ok, nil
+}

@@ -1,0 +1,382 @@
+package bgbot
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
+
+// Net classes: which of the two networks judges a position.
+const (
+	ClassContact = iota // the sides can still hit or block each other
+	ClassRace           // no contact: a pure race
+	NumClasses
+)
+
+// NumOutputs is the number of network outputs: the five Probs.
+const NumOutputs = 5
+
+// net is one fully connected network: NumInputs inputs, one hidden layer
+// of sigmoid units and NumOutputs sigmoid outputs.
+type net struct {
+	hidden int
+	w1     []float32 // input-major: w1[i*hidden+j] joins input i to hidden unit j
+	b1     []float32
+	w2     []float32 // output-major: w2[k*hidden+j] joins hidden j to output k
+	b2     [NumOutputs]float32
+}
+
+func newNet(hidden int, rng *rand.Rand) *net {
+	n := &net{
+		hidden: hidden,
+		w1:     make([]float32, NumInputs*hidden),
+		b1:     make([]float32, hidden),
+		w2:     make([]float32, NumOutputs*hidden),
+	}
+	if rng != nil {
+		r1 := 1 / float32(math.Sqrt(20)) // about 20-60 inputs are active at a time
+		for i := range n.w1 {
+			n.w1[i] = (rng.Float32()*2 - 1) * r1
+		}
+		r2 := 1 / float32(math.Sqrt(float64(hidden)))
+		for i := range n.w2 {
+			n.w2[i] = (rng.Float32()*2 - 1) * r2
+		}
+	}
+	return n
+}
+
+func (n *net) clone() *net {
+	c := &net{hidden: n.hidden, b2: n.b2}
+	c.w1 = append([]float32(nil), n.w1...)
+	c.b1 = append([]float32(nil), n.b1...)
+	c.w2 = append([]float32(nil), n.w2...)
+	return c
+}
+
+// Weights are the trained networks, one per class, and what is known about
+// their training. They are read-only after loading; share them freely and
+// give each goroutine its own NetEvaluator.
+type Weights struct {
+	Hidden int    // hidden units per network
+	Games  uint64 // self-play games trained on
+	nets   [NumClasses]*net
+}
+
+// NewWeights returns networks with small random weights drawn from rng.
+func NewWeights(hidden int, rng *rand.Rand) (*Weights, error) {
+	if hidden < 1 || hidden > 4096 {
+		return nil, fmt.Errorf("new weights: hidden units %d out of range 1..4096", hidden)
+	}
+	w := &Weights{Hidden: hidden}
+	for c := range w.nets {
+		w.nets[c] = newNet(hidden, rng)
+	}
+	return w, nil
+}
+
+// Clone returns a deep copy.
+func (w *Weights) Clone() *Weights {
+	c := &Weights{Hidden: w.Hidden, Games: w.Games}
+	for i, n := range w.nets {
+		c.nets[i] = n.clone()
+	}
+	return c
+}
+
+// Average sets w to the element-wise mean of ws (all with w's shape).
+func (w *Weights) Average(ws []*Weights) {
+	inv := 1 / float32(len(ws))
+	for c, n := range w.nets {
+		avg := func(dst []float32, get func(*net) []float32) {
+			for i := range dst {
+				var s float32
+				for _, o := range ws {
+					s += get(o.nets[c])[i]
+				}
+				dst[i] = s * inv
+			}
+		}
+		avg(n.w1, func(m *net) []float32 { return m.w1 })
+		avg(n.b1, func(m *net) []float32 { return m.b1 })
+		avg(n.w2, func(m *net) []float32 { return m.w2 })
+		avg(n.b2[:], func(m *net) []float32 { return m.b2[:] })
+	}
+}
+
+// Weights file format, all little-endian:
+//
+//	offset size
+//	0      4    magic "BGNT"
+//	4      2    format version (1)
+//	6      2    input layout (LayoutV1)
+//	8      2    classes (2: contact, race)
+//	10     2    outputs (5)
+//	12     4    inputs (NumInputs)
+//	16     4    hidden units
+//	20     8    self-play games trained
+//	28     4    CRC-32 (IEEE) of the payload that follows
+//	32     ...  payload: per class, w1 (inputs*hidden), b1 (hidden),
+//	            w2 (outputs*hidden), b2 (outputs), as float32
+const (
+	weightsMagic   = "BGNT"
+	weightsVersion = 1
+	headerSize     = 32
+)
+
+// ErrBadWeights is wrapped by every error about a malformed weights file.
+var ErrBadWeights = errors.New("bad weights file")
+
+// WriteTo writes the weights in the versioned file format.
+func (w *Weights) WriteTo(out io.Writer) (int64, error) {
+	var payload bytes.Buffer
+	for _, n := range w.nets {
+		for _, s := range [][]float32{n.w1, n.b1, n.w2, n.b2[:]} {
+			if err := binary.Write(&payload, binary.LittleEndian, s); err != nil {
+				return 0, fmt.Errorf("write weights: %w", err)
+			}
+		}
+	}
+	h := make([]byte, headerSize)
+	copy(h, weightsMagic)
+	le := binary.LittleEndian
+	le.PutUint16(h[4:], weightsVersion)
+	le.PutUint16(h[6:], LayoutV1)
+	le.PutUint16(h[8:], NumClasses)
+	le.PutUint16(h[10:], NumOutputs)
+	le.PutUint32(h[12:], NumInputs)
+	le.PutUint32(h[16:], uint32(w.Hidden))
+	le.PutUint64(h[20:], w.Games)
+	le.PutUint32(h[28:], crc32.ChecksumIEEE(payload.Bytes()))
+	n1, err := out.Write(h)
+	if err != nil {
+		return int64(n1), fmt.Errorf("write weights header: %w", err)
+	}
+	n2, err := out.Write(payload.Bytes())
+	if err != nil {
+		return int64(n1 + n2), fmt.Errorf("write weights payload: %w", err)
+	}
+	return int64(n1 + n2), nil
+}
+
+// ReadWeights reads a weights file, checking its header and checksum.
+func ReadWeights(r io.Reader) (*Weights, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read weights: %w", err)
+	}
+	return ParseWeights(data)
+}
+
+// ParseWeights decodes a weights file held in memory.
+func ParseWeights(data []byte) (*Weights, error) {
+	if len(data) < headerSize || string(data[:4]) != weightsMagic {
+		return nil, fmt.Errorf("%w: no BGNT header", ErrBadWeights)
+	}
+	le := binary.LittleEndian
+	if v := le.Uint16(data[4:]); v != weightsVersion {
+		return nil, fmt.Errorf("%w: format version %d, want %d", ErrBadWeights, v, weightsVersion)
+	}
+	if l := le.Uint16(data[6:]); l != LayoutV1 {
+		return nil, fmt.Errorf("%w: input layout %d, want %d", ErrBadWeights, l, LayoutV1)
+	}
+	if c, o, in := le.Uint16(data[8:]), le.Uint16(data[10:]), le.Uint32(data[12:]); c != NumClasses || o != NumOutputs || in != NumInputs {
+		return nil, fmt.Errorf("%w: shape %d classes, %d outputs, %d inputs; want %d, %d, %d",
+			ErrBadWeights, c, o, in, NumClasses, NumOutputs, NumInputs)
+	}
+	hidden := int(le.Uint32(data[16:]))
+	if hidden < 1 || hidden > 4096 {
+		return nil, fmt.Errorf("%w: %d hidden units", ErrBadWeights, hidden)
+	}
+	payload := data[headerSize:]
+	per := NumInputs*hidden + hidden + NumOutputs*hidden + NumOutputs
+	if len(payload) != 4*per*NumClasses {
+		return nil, fmt.Errorf("%w: payload is %d bytes, want %d", ErrBadWeights, len(payload), 4*per*NumClasses)
+	}
+	if got, want := crc32.ChecksumIEEE(payload), le.Uint32(data[28:]); got != want {
+		return nil, fmt.Errorf("%w: checksum %08x, header says %08x", ErrBadWeights, got, want)
+	}
+	w := &Weights{Hidden: hidden, Games: le.Uint64(data[20:])}
+	off := 0
+	next := func(dst []float32) {
+		for i := range dst {
+			dst[i] = math.Float32frombits(le.Uint32(payload[off:]))
+			off += 4
+		}
+	}
+	for c := range w.nets {
+		n := newNet(hidden, nil)
+		next(n.w1)
+		next(n.b1)
+		next(n.w2)
+		next(n.b2[:])
+		w.nets[c] = n
+	}
+	return w, nil
+}
+
+//go:embed weights/default.bgnet
+var defaultWeights []byte
+
+// DefaultWeights decodes the weights embedded in the binary
+// (engine/bgbot/weights/default.bgnet). Each call returns a fresh copy.
+func DefaultWeights() (*Weights, error) {
+	w, err := ParseWeights(defaultWeights)
+	if err != nil {
+		return nil, fmt.Errorf("default weights: %w", err)
+	}
+	return w, nil
+}
+
+// NetEvaluator evaluates positions with a Weights' networks. It owns its
+// scratch buffers: one per goroutine.
+type NetEvaluator struct {
+	w   *Weights
+	enc encoder
+	x   []float32
+	nz  []int32
+	hid []float32 // hidden activations of the last evaluation
+	grd []float32 // hidden deltas while learning
+	out [NumOutputs]float32
+	cls int
+}
+
+// NewEvaluator returns an evaluator using w.
+func (w *Weights) NewEvaluator() *NetEvaluator {
+	return &NetEvaluator{
+		w:   w,
+		enc: newEncoder(),
+		x:   make([]float32, NumInputs),
+		nz:  make([]int32, 0, NumInputs),
+		hid: make([]float32, w.Hidden),
+		grd: make([]float32, w.Hidden),
+	}
+}
+
+// Class reports which network judges a position.
+func Class(b *backgammon.Board) int {
+	if Contact(b) {
+		return ClassContact
+	}
+	return ClassRace
+}
+
+// Evaluate implements Evaluator.
+func (e *NetEvaluator) Evaluate(b backgammon.Board) Probs {
+	e.forward(&b)
+	return Probs(e.out).Sanitize()
+}
+
+// forward encodes b and runs its class's network, leaving the inputs,
+// hidden activations and outputs in e.
+func (e *NetEvaluator) forward(b *backgammon.Board) {
+	e.cls = Class(b)
+	n := e.w.nets[e.cls]
+	e.nz = e.enc.encode(b, e.x, e.nz)
+	h := e.hid
+	copy(h, n.b1)
+	H := n.hidden
+	for _, i := range e.nz {
+		v := e.x[i]
+		row := n.w1[int(i)*H : int(i)*H+H]
+		if v == 1 {
+			for j := range h {
+				h[j] += row[j]
+			}
+		} else {
+			for j := range h {
+				h[j] += v * row[j]
+			}
+		}
+	}
+	for j := range h {
+		h[j] = sigmoid(h[j])
+	}
+	for k := 0; k < NumOutputs; k++ {
+		row := n.w2[k*H : k*H+H]
+		s := n.b2[k]
+		for j, a := range h {
+			s += a * row[j]
+		}
+		e.out[k] = sigmoid(s)
+	}
+}
+
+// learn moves the network that judges b toward target by one gradient step
+// of the cross-entropy of each sigmoid output (whose gradient with respect
+// to the output's input is simply target - output), with step alpha. The
+// evaluator must own writable weights.
+func (e *NetEvaluator) learn(b *backgammon.Board, target Probs, alpha float32) {
+	e.forward(b)
+	n := e.w.nets[e.cls]
+	H := n.hidden
+	var delta [NumOutputs]float32
+	for k := range delta {
+		delta[k] = alpha * (target[k] - e.out[k])
+	}
+	// Hidden deltas use the output weights before their update.
+	g := e.grd
+	for j, a := range e.hid {
+		var s float32
+		for k := range delta {
+			s += delta[k] * n.w2[k*H+j]
+		}
+		g[j] = s * a * (1 - a)
+	}
+	for k := range delta {
+		row := n.w2[k*H : k*H+H]
+		for j, a := range e.hid {
+			row[j] += delta[k] * a
+		}
+		n.b2[k] += delta[k]
+	}
+	for j := range n.b1 {
+		n.b1[j] += g[j]
+	}
+	for _, i := range e.nz {
+		v := e.x[i]
+		row := n.w1[int(i)*H : int(i)*H+H]
+		for j := range row {
+			row[j] += v * g[j]
+		}
+	}
+}
+
+// sigmoid is the logistic function, computed in float32 from a table with
+// linear interpolation (error below 1e-5) for speed.
+func sigmoid(x float32) float32 {
+	if x >= sigLimit {
+		return 1 / (1 + float32(math.Exp(float64(-x))))
+	}
+	if x <= -sigLimit {
+		return 1 / (1 + float32(math.Exp(float64(-x))))
+	}
+	f := (x + sigLimit) * sigScale
+	i := int(f)
+	t := f - float32(i)
+	return sigTable[i] + t*(sigTable[i+1]-sigTable[i])
+}
+
+const (
+	sigLimit = 16
+	sigSteps = 4096
+	sigScale = sigSteps / (2 * sigLimit)
+)
+
+// sigTable is computed once at start-up and never written afterwards.
+var sigTable = func() [sigSteps + 2]float32 {
+	var t [sigSteps + 2]float32
+	for i := range t {
+		x := float64(i)/sigScale - sigLimit
+		t[i] = float32(1 / (1 + math.Exp(-x)))
+	}
+	return t
+}()

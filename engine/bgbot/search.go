@@ -1,0 +1,272 @@
+package bgbot
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
+
+// Level is how a Bot judges positions.
+type Level int
+
+// The levels.
+const (
+	LevelRandom    Level = iota // uniform choice among legal moves; never doubles, always takes
+	LevelHeuristic              // the hand-written Heuristic
+	LevelNet                    // the neural network
+)
+
+var levelNames = [...]string{"random", "heuristic", "net"}
+
+func (l Level) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return fmt.Sprintf("level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// ParseLevel reads "random", "heuristic" or "net".
+func ParseLevel(s string) (Level, error) {
+	for i, n := range levelNames {
+		if strings.EqualFold(s, n) {
+			return Level(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown level %q (want random, heuristic or net)", s)
+}
+
+// MaxPlies is the deepest search a Bot accepts.
+const MaxPlies = 3
+
+// Config configures a Bot.
+type Config struct {
+	Level Level
+	// Plies is the search depth: 0 judges each legal move by one
+	// evaluation of the position after it; N > 0 averages over the 21
+	// rolls N plies deep, after move filters (see Filters) prune the
+	// candidates at each shallower depth.
+	Plies int
+	// Noise is the standard deviation, in equity, of the Gaussian noise
+	// added to the score of each candidate move at the root (and to the
+	// cube decision's equities), like gnubg's noise setting. 0 is none.
+	Noise float64
+	// Seed seeds the bot's random source (random moves and noise).
+	Seed uint64
+	// Weights for LevelNet; nil uses DefaultWeights.
+	Weights *Weights
+	// Evaluator, when set, replaces the level's evaluator (LevelRandom
+	// still chooses at random).
+	Evaluator Evaluator
+}
+
+// Filter is a gnubg-style move filter: after the candidates are scored at
+// one depth, keep at most Keep of them, and only those within Margin
+// equity of the best, for the next depth.
+type Filter struct {
+	Keep   int
+	Margin float32
+}
+
+// Filters are the move filters applied after depth 0, 1, ... of a search,
+// similar to gnubg's defaults.
+var Filters = [MaxPlies]Filter{{Keep: 8, Margin: 0.16}, {Keep: 3, Margin: 0.06}, {Keep: 2, Margin: 0.03}}
+
+// Bot chooses moves and cube actions. It is for one goroutine at a time.
+type Bot struct {
+	cfg      Config
+	ev       Evaluator
+	rng      *rand.Rand
+	gens     [MaxPlies + 1]*backgammon.MoveGen
+	rolls    [21]roll
+	checkers int
+	cands    []candidate
+	met      *MET
+}
+
+type candidate struct {
+	move  backgammon.Move
+	board backgammon.Board // after the move, mover's view
+	probs Probs
+	score float32
+}
+
+// NewBot builds a bot from its configuration.
+func NewBot(cfg Config) (*Bot, error) {
+	if cfg.Plies < 0 || cfg.Plies > MaxPlies {
+		return nil, fmt.Errorf("new bot: plies %d out of range 0..%d", cfg.Plies, MaxPlies)
+	}
+	if cfg.Noise < 0 || math.IsNaN(cfg.Noise) || math.IsInf(cfg.Noise, 0) {
+		return nil, fmt.Errorf("new bot: noise %v must be a finite number >= 0", cfg.Noise)
+	}
+	b := &Bot{
+		cfg:      cfg,
+		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x6267626f74)),
+		rolls:    allRolls(),
+		checkers: 15,
+		ev:       cfg.Evaluator,
+	}
+	for i := range b.gens {
+		b.gens[i] = backgammon.NewMoveGen()
+	}
+	if b.ev == nil {
+		switch cfg.Level {
+		case LevelRandom, LevelHeuristic:
+			b.ev = NewHeuristic()
+		case LevelNet:
+			w := cfg.Weights
+			if w == nil {
+				var err error
+				if w, err = DefaultWeights(); err != nil {
+					return nil, fmt.Errorf("new bot: %w", err)
+				}
+			}
+			b.ev = w.NewEvaluator()
+		default:
+			return nil, fmt.Errorf("new bot: unknown level %d", int(cfg.Level))
+		}
+	}
+	return b, nil
+}
+
+// Config returns the bot's configuration.
+func (bt *Bot) Config() Config { return bt.cfg }
+
+// SetVariant tells the bot how many checkers each side has (15 unless the
+// variant is a hypergammon).
+func (bt *Bot) SetVariant(v backgammon.Variant) { bt.checkers = v.Checkers() }
+
+// ChooseMove picks a move for the player on roll of board with dice d1, d2
+// for cubeless money play. It returns the move, its probabilities from the
+// mover's view at the bot's depth (zero for the random level) and false
+// when no checker can move (the move is then empty, its probabilities
+// those of the unchanged position).
+func (bt *Bot) ChooseMove(board backgammon.Board, d1, d2 int) (backgammon.Move, Probs, bool) {
+	return bt.choose(board, d1, d2, Probs.Equity)
+}
+
+// choose is ChooseMove with the root objective obj (higher is better for
+// the mover). Deeper plies always use cubeless equity.
+func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float32) (backgammon.Move, Probs, bool) {
+	moves, boards := bt.gens[0].Generate(board, d1, d2)
+	random := bt.cfg.Level == LevelRandom && bt.cfg.Evaluator == nil
+	if len(moves) == 1 && moves[0].N == 0 {
+		var p Probs
+		if !random {
+			p = bt.after(&boards[0], 0)
+		}
+		return moves[0], p, false
+	}
+	if random {
+		i := bt.rng.IntN(len(moves))
+		return moves[i], Probs{}, true
+	}
+	c := bt.cands[:0]
+	for i := range moves {
+		c = append(c, candidate{move: moves[i], board: boards[i]})
+	}
+	bt.cands = c
+	for i := range c {
+		c[i].probs = bt.after(&c[i].board, 0)
+		c[i].score = obj(c[i].probs) + bt.noise()
+	}
+	for ply := 1; ply <= bt.cfg.Plies && len(c) > 1; ply++ {
+		c = prune(c, Filters[ply-1])
+		for i := range c {
+			c[i].probs = bt.after(&c[i].board, ply)
+			c[i].score = obj(c[i].probs) + bt.noise()
+		}
+	}
+	best := 0
+	for i := range c {
+		if c[i].score > c[best].score {
+			best = i
+		}
+	}
+	return c[best].move, c[best].probs, true
+}
+
+// prune sorts candidates by score and keeps those the filter allows.
+func prune(c []candidate, f Filter) []candidate {
+	slices.SortStableFunc(c, func(a, b candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	n := 1
+	for n < len(c) && n < f.Keep && c[n].score >= c[0].score-f.Margin {
+		n++
+	}
+	return c[:n]
+}
+
+func (bt *Bot) noise() float32 {
+	if bt.cfg.Noise == 0 {
+		return 0
+	}
+	return float32(bt.rng.NormFloat64() * bt.cfg.Noise)
+}
+
+// after judges the position after a move (mover's view) plies deep, from
+// the mover's view.
+func (bt *Bot) after(b *backgammon.Board, plies int) Probs {
+	if p, over := Outcome(b, bt.checkers); over {
+		return p
+	}
+	return bt.evalPly(b.Swap(), plies).Invert()
+}
+
+// evalPly judges a position before the roll for the player on roll, plies
+// deep: at 0 the evaluator itself; deeper, the average over the 21 rolls of
+// the best move by 0-ply cubeless equity, judged plies-1 deep.
+func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
+	if plies == 0 {
+		return bt.ev.Evaluate(b)
+	}
+	g := bt.gens[plies]
+	var sum Probs
+	for _, r := range bt.rolls {
+		_, boards := g.Generate(b, int(r.d1), int(r.d2))
+		bi := 0
+		var bp Probs
+		bestEq := float32(math.Inf(-1))
+		for i := range boards {
+			p := bt.after(&boards[i], 0)
+			if e := p.Equity(); e > bestEq {
+				bestEq, bp, bi = e, p, i
+			}
+		}
+		if plies > 1 {
+			bp = bt.after(&boards[bi], plies-1)
+		}
+		w := float32(r.w)
+		for k := range sum {
+			sum[k] += w * bp[k]
+		}
+	}
+	for k := range sum {
+		sum[k] /= 36
+	}
+	return sum
+}
+
+// Probs judges a position before the roll for the player on roll at the
+// bot's search depth. It is what the cube decisions and the evaluate
+// command use.
+func (bt *Bot) Probs(b backgammon.Board) Probs {
+	if p, over := Outcome(&b, bt.checkers); over {
+		return p
+	}
+	sw := b.Swap()
+	if p, over := Outcome(&sw, bt.checkers); over {
+		return p.Invert()
+	}
+	return bt.evalPly(b, bt.cfg.Plies)
+}
