@@ -1,0 +1,87 @@
+// Package recordtest makes match records for tests: random but legal play
+// recorded through record.Builder, from a seed.
+package recordtest
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/record"
+)
+
+// Options tune RandomMatch.
+type Options struct {
+	Games    int     // money sessions: games to play (matches play to the end)
+	DoubleP  float64 // chance of doubling when allowed
+	DropP    float64 // chance of dropping a double
+	BeaverP  float64 // chance of beavering when allowed
+	ResignP  float64 // chance per turn of resigning (always accepted)
+	MaxPlies int     // stop a game (unfinished) after this many moves; 0 for no limit
+	Unfinish bool    // leave the last game unfinished after a roll
+}
+
+// RandomMatch plays a match (or session) between two random players and
+// returns its record. The same seed gives the same record.
+func RandomMatch(seed uint64, players [2]string, r backgammon.Rules, o Options) (*record.Match, error) {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	dice := backgammon.NewDice(seed, seed+1)
+	b := record.NewBuilder(players, r)
+	s := b.State()
+	games := 0
+	for {
+		if r.Money() && games >= o.Games || !r.Money() && s.MatchOver() {
+			return b.Match(), nil
+		}
+		games++
+		first, d0, d1 := dice.Opening()
+		if err := b.Roll(first, d0, d1); err != nil {
+			return nil, err
+		}
+		last := r.Money() && games == o.Games && o.Unfinish
+		for plies := 0; s.GameState == backgammon.GamePlaying; plies++ {
+			if last && plies > 6 && s.Decision() == backgammon.DecideMove {
+				return b.Match(), nil
+			}
+			if err := step(b, s, rng, dice, o); err != nil {
+				return nil, fmt.Errorf("game %d: %w", games, err)
+			}
+		}
+	}
+}
+
+func step(b *record.Builder, s *backgammon.State, rng *rand.Rand, dice *backgammon.Dice, o Options) error {
+	switch s.Decision() {
+	case backgammon.DecideCube, backgammon.NeedRoll:
+		if rng.Float64() < o.ResignP {
+			level := backgammon.Result(1 + rng.IntN(3))
+			if s.Money() && s.Jacoby && s.Cube && s.CubeValue == 1 {
+				level = backgammon.Single
+			}
+			if err := b.Resign(s.Move, level); err != nil {
+				return err
+			}
+			return b.AcceptResign(1 - s.Move)
+		}
+		if s.Decision() == backgammon.DecideCube && rng.Float64() < o.DoubleP {
+			return b.Double(s.Move)
+		}
+		d0, d1 := dice.Roll()
+		return b.Roll(s.Move, d0, d1)
+	case backgammon.DecideTake:
+		p := 1 - s.Move
+		x := rng.Float64()
+		switch {
+		case x < o.DropP:
+			return b.Drop(p)
+		case s.CanBeaver() && x < o.DropP+o.BeaverP:
+			return b.Beaver(p)
+		}
+		return b.Take(p)
+	case backgammon.DecideMove:
+		ms := s.LegalMoves()
+		mv := ms[rng.IntN(len(ms))]
+		return b.Play(s.Move, mv)
+	}
+	return fmt.Errorf("unexpected decision %v", s.Decision())
+}
