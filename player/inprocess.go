@@ -120,10 +120,13 @@ func (p *InProcess) close() error {
 		}
 		p.doMu.Unlock()
 	}
-	p.cmdW.Close()
-	p.cancel()
-	p.respR.Close()
+	// Close the controller and the pipes before cancelling, so that a Do
+	// in progress sees the engine go away rather than a failure caused by
+	// the cancellation.
 	p.ctrl.Close()
+	p.cmdW.Close()
+	p.respR.Close()
+	p.cancel()
 	t := time.NewTimer(p.grace)
 	defer t.Stop()
 	select {

@@ -262,6 +262,8 @@ func (p *Process) close() error {
 		}
 		p.doMu.Unlock()
 	}
+	// A Do in progress on another goroutine returns ErrEngineExited now.
+	p.ctrl.Close()
 	p.stdin.Close()
 
 	var killed bool
@@ -283,11 +285,9 @@ func (p *Process) close() error {
 	case <-p.exited:
 	case <-t.C:
 		p.stdout.Close()
-		p.ctrl.Close()
 		return fmt.Errorf("engine %s (pid %d): still not reaped %v after SIGKILL", p.name, p.pid, killWait)
 	}
 	p.stdout.Close()
-	p.ctrl.Close()
 
 	if killed {
 		return fmt.Errorf("engine %s (pid %d): did not exit within %v of quit; killed", p.name, p.pid, p.spec.GracePeriod)

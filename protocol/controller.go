@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -52,6 +53,8 @@ type Controller struct {
 	w    io.Writer
 	opts ControllerOptions
 
+	closed atomic.Bool // set by Close
+
 	mu      sync.Mutex // serialises Do
 	nextID  uint64
 	err     error // sticky fatal error; guarded by mu
@@ -87,23 +90,30 @@ func NewController(r io.Reader, w io.Writer, opts ControllerOptions) *Controller
 
 // Err returns the error that made the controller unusable, or nil.
 func (c *Controller) Err() error {
+	if c.closed.Load() {
+		return fmt.Errorf("controller closed: %w", ErrEngineExited)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
 }
 
 // Close marks the controller unusable and lets its reader goroutine end as
-// soon as it is not blocked reading. It does not close the reader or the
-// writer, which belong to the caller. Close must not be called while a Do
-// is in progress on another goroutine; close the engine's pipes instead to
-// make that Do return.
+// soon as it is not blocked reading. A Do in progress on another goroutine
+// returns at once with an error wrapping [ErrEngineExited]; later calls
+// return one wrapping [ErrControllerBroken] too. Close does not close the
+// reader or the writer, which belong to the caller. It may be called more
+// than once and from any goroutine.
 func (c *Controller) Close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err == nil {
-		c.err = errors.New("controller closed")
-	}
+	c.closed.Store(true)
 	c.stopOnce.Do(func() { close(c.stop) })
+}
+
+// checkClosed records a Close as the sticky error; c.mu must be held.
+func (c *Controller) checkClosed() {
+	if c.err == nil && c.closed.Load() {
+		c.err = fmt.Errorf("controller closed: %w", ErrEngineExited)
+	}
 }
 
 func (c *Controller) log(sent bool, line string) {
@@ -156,6 +166,7 @@ func (c *Controller) fail(err error) error {
 func (c *Controller) Do(ctx context.Context, timeout time.Duration, command string, args ...string) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.checkClosed()
 	if c.err != nil {
 		return "", fmt.Errorf("gtp command %q: %w: %w", command, ErrControllerBroken, c.err)
 	}
@@ -217,6 +228,8 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 		return "", c.fail(fmt.Errorf("gtp command %q: could not send within %v: %w", command, timeout, ErrTimeout))
 	case <-ctx.Done():
 		return "", c.fail(ctxError(ctx, command))
+	case <-c.stop:
+		return "", c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
 	}
 
 	var res readResult
@@ -226,6 +239,8 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 		return "", c.fail(fmt.Errorf("gtp command %q: no response within %v: %w", command, timeout, ErrTimeout))
 	case <-ctx.Done():
 		return "", c.fail(ctxError(ctx, command))
+	case <-c.stop:
+		return "", c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
 	}
 	if res.err != nil {
 		return "", c.fail(c.contextualise(command, res.err))
