@@ -28,25 +28,25 @@ const Money = 9999
 // down to 1; Points[0] and Points[25] are the bars, Points[Bar] being
 // You's.
 type Board struct {
-	Player, Opponent            string  // fields 1, 2
-	MatchLength                 int     // field 3: 0 or 9999 for money play
-	PlayerScore, OpponentScore  int     // fields 4, 5
-	Points                      [26]int // fields 6..31
-	Turn                        int     // field 32: the colour on roll, 0 when no game is in progress
-	PlayerDice, OpponentDice    [2]int  // fields 33, 34 and 35, 36
-	Cube                        int     // field 37
-	PlayerMayDouble             int     // field 38
-	OpponentMayDouble           int     // field 39
-	WasDoubled                  int     // field 40: non-zero while a double awaits an answer
-	Colour                      int     // field 41: 1 (O) or -1 (X)
-	Direction                   int     // field 42: -1 moves from 24 to 1, 1 from 1 to 24
-	Home, Bar                   int     // fields 43, 44: 0 and 25 for direction -1, 25 and 0 for direction 1
-	PlayerHome, OpponentHome    int     // fields 45, 46: checkers borne off
-	PlayerOnBar, OpponentOnBar  int     // fields 47, 48
-	CanMove                     int     // field 49: checkers You may move with the dice rolled
-	ForcedMove                  int     // field 50
-	DidCrawford                 int     // field 51: the Crawford game has been played (gnubg: post-Crawford)
-	Redoubles                   int     // field 52: FIBS's redouble limit; gnubg reads non-zero as "no Crawford rule"
+	Player, Opponent           string  // fields 1, 2
+	MatchLength                int     // field 3: 0 or 9999 for money play
+	PlayerScore, OpponentScore int     // fields 4, 5
+	Points                     [26]int // fields 6..31
+	Turn                       int     // field 32: the colour on roll, 0 when no game is in progress
+	PlayerDice, OpponentDice   [2]int  // fields 33, 34 and 35, 36
+	Cube                       int     // field 37
+	PlayerMayDouble            int     // field 38
+	OpponentMayDouble          int     // field 39
+	WasDoubled                 int     // field 40: non-zero while a double awaits an answer
+	Colour                     int     // field 41: 1 (O) or -1 (X)
+	Direction                  int     // field 42: -1 moves from 24 to 1, 1 from 1 to 24
+	Home, Bar                  int     // fields 43, 44: 0 and 25 for direction -1, 25 and 0 for direction 1
+	PlayerHome, OpponentHome   int     // fields 45, 46: checkers borne off
+	PlayerOnBar, OpponentOnBar int     // fields 47, 48
+	CanMove                    int     // field 49: checkers You may move with the dice rolled
+	ForcedMove                 int     // field 50
+	DidCrawford                int     // field 51: the Crawford game has been played (gnubg: post-Crawford)
+	Redoubles                  int     // field 52: FIBS's redouble limit; gnubg reads non-zero as "no Crawford rule"
 }
 
 // fieldNames names the fields by index, for error messages.
