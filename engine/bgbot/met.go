@@ -5,9 +5,12 @@ import "fmt"
 // MET is a match equity table: the chance that a player wins the match
 // from a score, before a game starts with the cube centred at 1.
 //
-// It is computed, not copied, by a gammon-rate recursion over games played
-// without a cube, each won by either side with chance 1/2 and a fraction
-// GammonRate of the wins being gammons (backgammons ignored):
+// It is computed, not copied, by a gammon-rate recursion: each game is won
+// by either side with chance 1/2, a fraction GammonRate of the wins being
+// gammons (backgammons ignored), and, before the Crawford game, a fraction
+// DoubledShare of the games is played out for a 2-cube (doubled and taken)
+// while the rest ends with the cube at 1 (never doubled, or doubled and
+// dropped):
 //
 //   - post-Crawford (the leader needs 1, the trailer n): the trailer
 //     doubles at once and the leader takes, so each game is worth 2 (4
@@ -15,10 +18,10 @@ import "fmt"
 //     Post[<=0] = 1 and Post[1] = 1/2;
 //   - the Crawford game (no cube): Crawford[n] = 1/2 * ((1-g) Post[n-1] +
 //     g Post[n-2]) for the trailer;
-//   - otherwise M(a, b) = 1/2 * ((1-g) M(a-1, b) + g M(a-2, b)) + 1/2 *
-//     ((1-g) M(a, b-1) + g M(a, b-2)), a score reaching 1-away leading to
-//     the Crawford game (or to post-Crawford play without the Crawford
-//     rule).
+//   - otherwise, with V(c) = 1/2 * ((1-g) M(a-c, b) + g M(a-2c, b)) + 1/2 *
+//     ((1-g) M(a, b-c) + g M(a, b-2c)) the value of a game for c points,
+//     M(a, b) = (1-d) V(1) + d V(2), a score reaching 1-away leading to the
+//     Crawford game (or to post-Crawford play without the Crawford rule).
 //
 // The result is a little flatter than the published tables built from
 // rollouts with a live cube, but it has the right shape: it is symmetric,
@@ -35,6 +38,10 @@ type MET struct {
 // DefaultGammonRate is the share of games won with a gammon used by
 // NewMET's callers in this package.
 const DefaultGammonRate = 0.26
+
+// DoubledShare is the share of games played out for a 2-cube in the
+// pre-Crawford part of the MET recursion.
+const DoubledShare = 0.6
 
 // NewMET computes the table for matches up to length n.
 func NewMET(n int, gammonRate float64) (*MET, error) {
@@ -66,9 +73,12 @@ func NewMET(n int, gammonRate float64) (*MET, error) {
 	}
 	for a := 2; a <= n; a++ {
 		for b := 2; b <= n; b++ {
-			win := (1-g)*m.Win(a-1, b, false) + g*m.Win(a-2, b, false)
-			lose := (1-g)*m.Win(a, b-1, false) + g*m.Win(a, b-2, false)
-			m.pre[a][b] = 0.5 * (win + lose)
+			v := func(c int) float64 {
+				win := (1-g)*m.Win(a-c, b, false) + g*m.Win(a-2*c, b, false)
+				lose := (1-g)*m.Win(a, b-c, false) + g*m.Win(a, b-2*c, false)
+				return 0.5 * (win + lose)
+			}
+			m.pre[a][b] = (1-DoubledShare)*v(1) + DoubledShare*v(2)
 		}
 	}
 	return m, nil

@@ -1,0 +1,254 @@
+// Package gtpengine serves bgbot over Gamemill's backgammon command set
+// (package protocol): an Engine implements protocol.BackgammonEngine and
+// protocol.Evaluator on top of a bgbot.Bot. cmd/bgbot wraps it in a
+// process speaking on stdin and stdout; the ringmaster runs it in-process
+// ("builtin" players) through NewServer and in-memory pipes. Both parse the
+// engine's options with ParseArgs.
+package gtpengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// Name and Version are what the engine answers to name and version.
+const (
+	Name    = "bgbot"
+	Version = "1.0"
+)
+
+// Options configure an Engine.
+type Options struct {
+	Level       bgbot.Level
+	Plies       int
+	Noise       float64
+	Seed        uint64
+	WeightsFile string         // weights file for the net level; "" uses the embedded default
+	Weights     *bgbot.Weights // already loaded weights; overrides WeightsFile
+}
+
+// DefaultOptions are the options with no flags given: the net at 0-ply,
+// no noise, seed 1.
+func DefaultOptions() Options { return Options{Level: bgbot.LevelNet, Seed: 1} }
+
+// FlagSet returns a flag set that fills o: --level, --plies, --noise,
+// --seed and --weights.
+func FlagSet(name string, o *Options) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.Var((*levelValue)(&o.Level), "level", "evaluation level: random, heuristic or net")
+	fs.IntVar(&o.Plies, "plies", o.Plies, fmt.Sprintf("search depth, 0..%d", bgbot.MaxPlies))
+	fs.Float64Var(&o.Noise, "noise", o.Noise, "standard deviation of the Gaussian noise added to each evaluation, in equity")
+	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
+	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
+	return fs
+}
+
+type levelValue bgbot.Level
+
+func (l *levelValue) String() string { return bgbot.Level(*l).String() }
+func (l *levelValue) Type() string   { return "level" }
+func (l *levelValue) Set(s string) error {
+	v, err := bgbot.ParseLevel(s)
+	if err != nil {
+		return err
+	}
+	*l = levelValue(v)
+	return nil
+}
+
+// ParseArgs parses an engine argument list (without a program name) into
+// options, starting from DefaultOptions. Positional arguments are errors;
+// --help returns an error wrapping pflag.ErrHelp.
+func ParseArgs(args []string) (Options, error) {
+	o := DefaultOptions()
+	fs := FlagSet(Name, &o)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return Options{}, fmt.Errorf("bgbot arguments: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return Options{}, fmt.Errorf("bgbot arguments: unexpected argument %q", fs.Arg(0))
+	}
+	if o.Plies < 0 || o.Plies > bgbot.MaxPlies {
+		return Options{}, fmt.Errorf("bgbot arguments: --plies %d out of range 0..%d", o.Plies, bgbot.MaxPlies)
+	}
+	if !(o.Noise >= 0) {
+		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be >= 0", o.Noise)
+	}
+	return o, nil
+}
+
+// Engine is the protocol adapter. It is for one connection at a time (the
+// protocol server calls it one command at a time).
+type Engine struct {
+	bot   *bgbot.Bot
+	rules backgammon.Rules
+	state *backgammon.State
+}
+
+// New builds an engine, loading the weights the options name.
+func New(opts Options) (*Engine, error) {
+	w := opts.Weights
+	if w == nil && opts.WeightsFile != "" {
+		f, err := os.Open(opts.WeightsFile)
+		if err != nil {
+			return nil, fmt.Errorf("bgbot: %w", err)
+		}
+		w, err = bgbot.ReadWeights(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("bgbot: %s: %w", opts.WeightsFile, err)
+		}
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, Noise: opts.Noise, Seed: opts.Seed, Weights: w})
+	if err != nil {
+		return nil, fmt.Errorf("bgbot: %w", err)
+	}
+	return &Engine{bot: bot, rules: backgammon.Rules{Variant: backgammon.Standard, Cube: true}}, nil
+}
+
+// NewServer returns a protocol server with the backgammon command set
+// registered for e.
+func NewServer(e *Engine) *protocol.Server {
+	s := protocol.NewServer(Name, Version)
+	protocol.RegisterBackgammon(s, e)
+	return s
+}
+
+// Serve runs an engine with opts over r and w until quit, the end of r or
+// the cancellation of ctx.
+func Serve(ctx context.Context, opts Options, r io.Reader, w io.Writer) error {
+	e, err := New(opts)
+	if err != nil {
+		return err
+	}
+	if err := NewServer(e).Serve(ctx, r, w); err != nil {
+		return fmt.Errorf("bgbot: %w", err)
+	}
+	return nil
+}
+
+// errNoPosition is returned by decisions asked before a valid set_position.
+var errNoPosition = errors.New("no position set")
+
+// SetGame implements protocol.BackgammonEngine. It forgets the position.
+func (e *Engine) SetGame(r protocol.GameRules) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	v, err := backgammon.ParseVariant(r.Variant)
+	if err != nil {
+		return err
+	}
+	e.rules = backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
+		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
+	e.state = nil
+	e.bot.SetVariant(v)
+	return nil
+}
+
+// SetPosition implements protocol.BackgammonEngine. Without an earlier
+// set_game the rules are standard money play with the cube.
+func (e *Engine) SetPosition(positionID, matchID string) error {
+	e.state = nil
+	s, err := gnubgid.DecodeState(positionID, matchID, e.rules)
+	if err != nil {
+		return err
+	}
+	if err := s.Board.Validate(s.Variant); err != nil {
+		return fmt.Errorf("position %s: %w", positionID, err)
+	}
+	if s.GameState != backgammon.GamePlaying {
+		return fmt.Errorf("match ID %s: no game in progress", matchID)
+	}
+	e.state = s
+	return nil
+}
+
+func (e *Engine) need(want ...backgammon.Decision) (*backgammon.State, error) {
+	if e.state == nil {
+		return nil, errNoPosition
+	}
+	d := e.state.Decision()
+	for _, w := range want {
+		if d == w {
+			return e.state, nil
+		}
+	}
+	return nil, fmt.Errorf("the position waits for a %v decision", d)
+}
+
+// GenMove implements protocol.BackgammonEngine: the move in gnubg
+// notation, or "none" when no checker can move.
+func (e *Engine) GenMove(ctx context.Context) (string, error) {
+	s, err := e.need(backgammon.DecideMove)
+	if err != nil {
+		return "", err
+	}
+	m, ok, err := e.bot.Move(s)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return protocol.NoMove, nil
+	}
+	return backgammon.Format(s.Board, m), nil
+}
+
+// GenCube implements protocol.BackgammonEngine. A player who may not
+// double (cube owned by the opponent, Crawford game, cubeless play)
+// answers no_double.
+func (e *Engine) GenCube(ctx context.Context) (bool, error) {
+	s, err := e.need(backgammon.DecideCube, backgammon.NeedRoll)
+	if err != nil {
+		return false, err
+	}
+	return e.bot.Double(s)
+}
+
+// GenTake implements protocol.BackgammonEngine.
+func (e *Engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
+	s, err := e.need(backgammon.DecideTake)
+	if err != nil {
+		return 0, err
+	}
+	a, err := e.bot.Take(s)
+	if err != nil {
+		return 0, err
+	}
+	switch a {
+	case bgbot.AnswerTake:
+		return protocol.Take, nil
+	case bgbot.AnswerBeaver:
+		return protocol.Beaver, nil
+	}
+	return protocol.Drop, nil
+}
+
+// Evaluate implements protocol.Evaluator: the cubeless probabilities of the
+// position for the player on roll (before the roll, at the configured
+// depth) and their cubeless money equity.
+func (e *Engine) Evaluate(ctx context.Context) ([6]float64, error) {
+	if e.state == nil {
+		return [6]float64{}, errNoPosition
+	}
+	s := e.state
+	e.bot.SetVariant(s.Variant)
+	p := e.bot.Probs(s.Board)
+	var v [6]float64
+	for i, x := range p {
+		v[i] = float64(x)
+	}
+	v[5] = float64(p.Equity())
+	return v, nil
+}
