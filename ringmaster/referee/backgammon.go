@@ -78,7 +78,7 @@ func (r *Backgammon) Play(ctx context.Context, seats [2]Seat, dice *bg.Dice) (Ou
 	g.out.Winner, g.out.ForfeitBy, g.out.FirstMover = -1, -1, -1
 	for i := range seats {
 		g.clients[i] = &protocol.BackgammonClient{R: seats[i].Player}
-		if err := g.clients[i].SetGame(ctx, gameRules(r.Rules)); err != nil {
+		if err := g.clients[i].SetGame(ctx, GameRules(r.Rules)); err != nil {
 			return g.out, g.void(ctx, i, fmt.Errorf("set_game: %w", err))
 		}
 	}
@@ -94,8 +94,8 @@ func (r *Backgammon) Play(ctx context.Context, seats [2]Seat, dice *bg.Dice) (Ou
 	return g.out, nil
 }
 
-// gameRules translates rules into set_game's words.
-func gameRules(r bg.Rules) protocol.GameRules {
+// GameRules translates rules into set_game's words.
+func GameRules(r bg.Rules) protocol.GameRules {
 	gr := protocol.GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Cubeless: !r.Cube}
 	if r.Cube {
 		if r.Money() {

@@ -1,0 +1,138 @@
+package ringmaster
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/referee"
+	"github.com/gamemill/gamemill/ringmaster/store"
+)
+
+// checkedPlayers lists the players a run needs, each with the rules of its
+// first matchup (for the set_game check).
+func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
+	first := map[string]*control.Matchup{}
+	var codes []string
+	for _, m := range r.Comp.Matchups {
+		if m.NumberOfGames == 0 {
+			continue
+		}
+		for _, c := range []string{m.PlayerA, m.PlayerB} {
+			if _, ok := first[c]; !ok {
+				first[c] = m
+				codes = append(codes, c)
+			}
+		}
+	}
+	sort.Strings(codes)
+	return codes, first
+}
+
+// startupChecks starts each needed engine once: it must answer
+// protocol_version (2), name and version, and accept set_game. Engine
+// stderr goes to stderr when given (the check command), else is discarded.
+func (r *Ringmaster) startupChecks(ctx context.Context, st *store.Store, stderr io.Writer) error {
+	codes, first := r.checkedPlayers()
+	for _, code := range codes {
+		name, version, err := r.checkPlayer(ctx, code, first[code], stderr)
+		if err != nil {
+			return fmt.Errorf("player %s failed startup check:\n%v", code, err)
+		}
+		if st != nil {
+			if err := st.SetEngine(ctx, code, name, version); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Matchup, stderr io.Writer) (name, version string, err error) {
+	p := r.Comp.Players[code]
+	check := *p
+	if stderr == nil {
+		check.DiscardStderr = true
+	}
+	pl, err := r.launch(ctx, &check, launchOptions{gameID: "startup-check", slot: -1, stderr: stderr})
+	if err != nil {
+		return "", "", err
+	}
+	defer pl.Close()
+	pv, err := pl.Do(ctx, "protocol_version")
+	if err != nil {
+		return "", "", err
+	}
+	if v, perr := strconv.ParseFloat(strings.TrimSpace(pv), 64); perr != nil || v != 2 {
+		return "", "", fmt.Errorf("protocol_version answered %q, want 2", pv)
+	}
+	if name, err = pl.Do(ctx, "name"); err != nil {
+		return "", "", err
+	}
+	if version, err = pl.Do(ctx, "version"); err != nil {
+		return "", "", err
+	}
+	rl, err := rules(m.Settings)
+	if err != nil {
+		return "", "", err
+	}
+	client := &protocol.BackgammonClient{R: pl}
+	if err := client.SetGame(ctx, referee.GameRules(rl)); err != nil {
+		return "", "", err
+	}
+	return name, version, nil
+}
+
+// Check runs the startup checks with engine stderr shown, printing what it
+// does.
+func (r *Ringmaster) Check(ctx context.Context, out, stderr io.Writer) error {
+	codes, first := r.checkedPlayers()
+	var failed []string
+	for _, code := range codes {
+		fmt.Fprintf(out, "checking player %s\n", code)
+		name, version, err := r.checkPlayer(ctx, code, first[code], stderr)
+		if err != nil {
+			fmt.Fprintf(out, "player %s failed startup check:\n%v\n", code, err)
+			failed = append(failed, code)
+			continue
+		}
+		fmt.Fprintf(out, "player %s: %s %s\n", code, name, version)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d player(s) failed the startup checks: %s", len(failed), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// checkConsistency refuses to continue when the control file's players for
+// a matchup differ from those in its stored results.
+func (r *Ringmaster) checkConsistency(ctx context.Context, st *store.Store) error {
+	results, err := st.Results(ctx)
+	if err != nil {
+		return err
+	}
+	byID := map[string]*control.Matchup{}
+	for _, m := range r.Comp.Matchups {
+		byID[m.ID] = m
+	}
+	for _, res := range results {
+		m := byID[res.MatchupID]
+		if m == nil {
+			continue
+		}
+		a, b := res.PlayerA, res.PlayerB
+		if res.Swapped {
+			a, b = b, a
+		}
+		if a != m.PlayerA || b != m.PlayerB {
+			return fmt.Errorf("existing results for matchup %s are inconsistent with control file:\nresult players are %s,%s;\ncontrol file players are %s,%s",
+				m.ID, a, b, m.PlayerA, m.PlayerB)
+		}
+	}
+	return nil
+}

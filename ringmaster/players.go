@@ -1,0 +1,101 @@
+package ringmaster
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+
+	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/ringmaster/control"
+)
+
+// launchOptions are per-game facts a player needs when it starts.
+type launchOptions struct {
+	gameID     string
+	slot       int // worker index, -1 in startup checks
+	stderr     io.Writer
+	transcript func(sent bool, line string)
+}
+
+// launch starts one player of the competition and sends its startup
+// commands. The caller closes it.
+func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOptions) (player.Player, error) {
+	var pl player.Player
+	switch p.Kind {
+	case control.KindBuiltin:
+		if r.Builtin == nil {
+			return nil, fmt.Errorf("player %s: built-in engines are not available in this program", p.Code)
+		}
+		srv, err := r.Builtin(p.Args)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", p.Code, err)
+		}
+		opts := []player.InProcessOption{player.WithTimeout(p.Timeout)}
+		if o.transcript != nil {
+			opts = append(opts, player.WithTranscript(o.transcript))
+		}
+		pl = player.NewInProcess(srv, opts...)
+	case control.KindGnubg:
+		gp, err := r.launchGnubg(ctx, p, o)
+		if err != nil {
+			return nil, err
+		}
+		pl = gp
+	default:
+		env := []string{"GAMEMILL_GAME_ID=" + o.gameID}
+		if o.slot >= 0 {
+			env = append(env, fmt.Sprintf("GAMEMILL_SLOT=%d", o.slot))
+		}
+		keys := make([]string, 0, len(p.Environ))
+		for k := range p.Environ {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			env = append(env, k+"="+p.Environ[k])
+		}
+		stderr := o.stderr
+		if p.DiscardStderr {
+			stderr = nil
+		}
+		proc, err := player.Launch(ctx, player.Spec{Argv: p.Command, Dir: p.Cwd, Env: env, Stderr: stderr,
+			Timeout: p.Timeout, Transcript: o.transcript})
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", p.Code, err)
+		}
+		pl = proc
+	}
+	for _, c := range p.StartupCommands {
+		words := strings.Fields(c)
+		if len(words) == 0 {
+			continue
+		}
+		if _, err := pl.Do(ctx, words[0], words[1:]...); err != nil {
+			pl.Close()
+			return nil, fmt.Errorf("player %s: startup command %q: %w", p.Code, c, err)
+		}
+	}
+	return pl, nil
+}
+
+// gnubgBinary finds the gnubg program for a gnubg player.
+func (r *Ringmaster) gnubgBinary(p *control.Player) (string, error) {
+	if len(p.Command) > 0 {
+		return p.Command[0], nil
+	}
+	if r.GnubgCommand != "" {
+		return r.GnubgCommand, nil
+	}
+	if _, err := os.Stat("/usr/games/gnubg"); err == nil {
+		return "/usr/games/gnubg", nil
+	}
+	path, err := exec.LookPath("gnubg")
+	if err != nil {
+		return "", fmt.Errorf("player %s: gnubg not found (install it: apt-get install gnubg)", p.Code)
+	}
+	return path, nil
+}

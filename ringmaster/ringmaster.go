@@ -1,0 +1,117 @@
+// Package ringmaster runs competitions described by a control file: it
+// launches the players, has the referee play the games N at a time, keeps
+// the state in SQLite so a stopped or killed run resumes exactly, shows
+// progress while running, and reports the results.
+package ringmaster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/store"
+)
+
+// BuiltinFactory makes the protocol server of a built-in engine from its
+// arguments (the control file's args), for an in-process player.
+type BuiltinFactory func(args []string) (*protocol.Server, error)
+
+// Ringmaster is one competition: its control file and the files beside it.
+type Ringmaster struct {
+	Comp *control.Competition
+	// Builtin makes built-in engines; nil refuses players of kind builtin.
+	Builtin BuiltinFactory
+	// GnubgCommand is the gnubg binary for players of kind gnubg that name
+	// none; empty means /usr/games/gnubg or gnubg on PATH.
+	GnubgCommand string
+}
+
+// New loads a control file.
+func New(controlPath string) (*Ringmaster, error) {
+	comp, err := control.Load(controlPath)
+	if err != nil {
+		return nil, err
+	}
+	return &Ringmaster{Comp: comp}, nil
+}
+
+func (r *Ringmaster) base() string { return filepath.Join(r.Comp.Dir, r.Comp.Code) }
+
+// Paths of the competition's files.
+func (r *Ringmaster) DBPath() string      { return r.base() + ".db" }
+func (r *Ringmaster) LogPath() string     { return r.base() + ".log" }
+func (r *Ringmaster) CmdPath() string     { return r.base() + ".cmd" }
+func (r *Ringmaster) ReportPath() string  { return r.base() + ".report" }
+func (r *Ringmaster) GamesDir() string    { return r.base() + ".games" }
+func (r *Ringmaster) VoidDir() string     { return r.base() + ".void" }
+func (r *Ringmaster) ProtocolDir() string { return r.base() + ".protocol" }
+func (r *Ringmaster) openStore(ctx context.Context) (*store.Store, error) {
+	return store.Open(ctx, r.DBPath())
+}
+
+// ErrAlreadyRunning is returned when another run holds the competition.
+var ErrAlreadyRunning = errors.New("competition is already running")
+
+// lock takes the run lock: an exclusive flock on CODE.log, which the run
+// keeps open for its event log. The kernel drops it when the process dies,
+// so a killed run never leaves a stale lock.
+func (r *Ringmaster) lock() (*os.File, error) {
+	f, err := os.OpenFile(r.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open log: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrAlreadyRunning
+		}
+		return nil, fmt.Errorf("lock %s: %w", r.LogPath(), err)
+	}
+	return f, nil
+}
+
+// Stop asks a running competition to stop after its running games finish.
+func (r *Ringmaster) Stop() error {
+	if err := os.WriteFile(r.CmdPath(), []byte("stop\n"), 0o644); err != nil {
+		return fmt.Errorf("write stop request: %w", err)
+	}
+	return nil
+}
+
+// Reset deletes the competition's state and outputs, after making sure no
+// run holds it. Errors are collected and the deletion goes on.
+func (r *Ringmaster) Reset() error {
+	f, err := r.lock()
+	if err != nil {
+		return err
+	}
+	f.Close()
+	var errs []error
+	for _, p := range []string{r.DBPath(), r.DBPath() + "-wal", r.DBPath() + "-shm", r.LogPath(), r.CmdPath(), r.ReportPath()} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	for _, d := range []string{r.GamesDir(), r.VoidDir(), r.ProtocolDir()} {
+		if err := os.RemoveAll(d); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// rules turns a matchup's settings into the rules of the game.
+func rules(s control.GameSettings) (bg.Rules, error) {
+	v, err := bg.ParseVariant(s.Variant)
+	if err != nil {
+		return bg.Rules{}, err
+	}
+	return bg.Rules{Variant: v, MatchLength: s.MatchLength, Crawford: s.Crawford, Jacoby: s.Jacoby,
+		Beavers: s.Beavers, Cube: s.Cube}, nil
+}

@@ -1,0 +1,415 @@
+package ringmaster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gamemill/gamemill/competitions"
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/sgf"
+	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/referee"
+	"github.com/gamemill/gamemill/ringmaster/store"
+)
+
+// RunOptions control one run.
+type RunOptions struct {
+	Parallel    int  // games at once (at least 1)
+	MaxGames    int  // most games to start in this run, replays included; <0 no limit
+	Quiet       bool // print only errors
+	LogProtocol bool // write per-game protocol logs in CODE.protocol/
+	// Display receives the live display or progress lines; Errors the
+	// warnings. Nil means os.Stdout and os.Stderr.
+	Display, Errors io.Writer
+	// Live redraws a full-screen display (on a terminal) instead of
+	// printing one line per finished game.
+	Live bool
+	// StopRequests, when set, delivers a graceful stop (Ctrl-X).
+	StopRequests <-chan struct{}
+	// MaxVoids is how many void attempts a game gets in one run before the
+	// run leaves it for a later one (default 3).
+	MaxVoids int
+}
+
+// How a run ended.
+type RunStatus int
+
+const (
+	Finished    RunStatus = iota // every planned game is played
+	Stopped                      // stopped on request, by max-games, or with games left void
+	Interrupted                  // cancelled (Ctrl-C): running games are replayed next time
+)
+
+func (s RunStatus) String() string {
+	return [...]string{"finished", "stopped", "interrupted"}[s]
+}
+
+// runner is the state of one run.
+type runner struct {
+	rm    *Ringmaster
+	opts  RunOptions
+	st    *store.Store
+	sched *competitions.Scheduler
+	runID int64
+	log   *eventLog
+	disp  *display
+
+	mu         sync.Mutex
+	stopReason string
+	started    int
+	matchups   map[string]*control.Matchup
+	rules      map[string]bg.Rules
+}
+
+// Run plays the competition until every game is played, a stop is
+// requested, or ctx is cancelled. It writes CODE.report at the end.
+func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error) {
+	if opts.Parallel < 1 {
+		opts.Parallel = 1
+	}
+	if opts.MaxVoids <= 0 {
+		opts.MaxVoids = 3
+	}
+	if opts.Display == nil {
+		opts.Display = os.Stdout
+	}
+	if opts.Errors == nil {
+		opts.Errors = os.Stderr
+	}
+	logFile, err := r.lock()
+	if err != nil {
+		return Stopped, err
+	}
+	defer logFile.Close()
+	ev := &eventLog{w: logFile, errs: opts.Errors, quiet: opts.Quiet}
+	os.Remove(r.CmdPath()) // a stale stop request must not stop this run
+
+	st, err := r.openStore(ctx)
+	if err != nil {
+		return Stopped, err
+	}
+	defer st.Close()
+	if err := r.checkConsistency(ctx, st); err != nil {
+		return Stopped, err
+	}
+	if !opts.Quiet {
+		fmt.Fprintln(opts.Display, "running startup checks on all players")
+	}
+	if err := r.startupChecks(ctx, st, nil); err != nil {
+		return Stopped, fmt.Errorf("%w\n(use the 'check' command to see stderr output)", err)
+	}
+	finished, running, err := st.GameIDs(ctx)
+	if err != nil {
+		return Stopped, err
+	}
+	sched, err := competitions.NewScheduler(r.Comp.Seed, r.Comp.Plans(), finished, running)
+	if err != nil {
+		return Stopped, fmt.Errorf("schedule: %w", err)
+	}
+	runID, err := st.StartRun(ctx)
+	if err != nil {
+		return Stopped, err
+	}
+	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev,
+		matchups: map[string]*control.Matchup{}, rules: map[string]bg.Rules{}}
+	for _, m := range r.Comp.Matchups {
+		run.matchups[m.ID] = m
+		rl, err := rules(m.Settings)
+		if err != nil {
+			return Stopped, fmt.Errorf("matchup %s: %w", m.ID, err)
+		}
+		run.rules[m.ID] = rl
+	}
+	ev.printf("run %d started with max_games %d, %d worker(s); %d game(s) already played, %d to replay",
+		runID, opts.MaxGames, opts.Parallel, len(finished), len(running))
+	if r.Comp.RecordGames {
+		if err := os.MkdirAll(r.GamesDir(), 0o755); err != nil {
+			return Stopped, fmt.Errorf("create %s: %w", r.GamesDir(), err)
+		}
+	}
+	run.disp = newDisplay(run, opts)
+	run.disp.start(ctx)
+
+	var wg sync.WaitGroup
+	for slot := 0; slot < opts.Parallel; slot++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run.worker(ctx, slot)
+		}()
+	}
+	stopWatch := make(chan struct{})
+	go run.watchStop(ctx, stopWatch)
+	wg.Wait()
+	close(stopWatch)
+	run.disp.stop()
+
+	status := Finished
+	switch {
+	case ctx.Err() != nil:
+		status = Interrupted
+		ev.printf("run %d interrupted; games in progress will be replayed: %s", runID, strings.Join(sched.Outstanding(), " "))
+	case run.stopReason != "":
+		status = Stopped
+		ev.printf("run %d stopped: %s", runID, run.stopReason)
+	case !sched.Complete():
+		status = Stopped
+		ev.printf("run %d ended with games left to play (void games)", runID)
+	default:
+		ev.printf("run %d finished", runID)
+	}
+	endCtx := context.WithoutCancel(ctx)
+	if err := st.EndRun(endCtx, runID, status.String()); err != nil {
+		return status, err
+	}
+	if err := r.writeReport(endCtx, st); err != nil {
+		return status, err
+	}
+	if !opts.Quiet {
+		fmt.Fprintln(opts.Display)
+		if err := r.printReport(endCtx, st, opts.Display, false); err != nil {
+			return status, err
+		}
+	}
+	return status, nil
+}
+
+// watchStop turns Ctrl-X and CODE.cmd "stop" into a graceful stop.
+func (run *runner) watchStop(ctx context.Context, done <-chan struct{}) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-run.opts.StopRequests:
+			run.requestStop("stop instruction received from terminal")
+		case <-tick.C:
+			data, err := os.ReadFile(run.rm.CmdPath())
+			if err == nil && strings.TrimSpace(string(data)) == "stop" {
+				os.Remove(run.rm.CmdPath())
+				run.requestStop("stop command received")
+			}
+		}
+	}
+}
+
+func (run *runner) requestStop(reason string) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.stopReason == "" {
+		run.stopReason = reason
+		run.log.printf("halting competition: %s", reason)
+	}
+}
+
+// next issues the next job, honouring stop requests and max-games.
+func (run *runner) next() (competitions.Job, bool) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.stopReason != "" {
+		return competitions.Job{}, false
+	}
+	if run.opts.MaxGames >= 0 && run.started >= run.opts.MaxGames {
+		run.stopReason = "max-games reached for this run"
+		run.log.printf("halting competition: %s", run.stopReason)
+		return competitions.Job{}, false
+	}
+	job, ok := run.sched.Issue()
+	if ok {
+		run.started++
+	}
+	return job, ok
+}
+
+func (run *runner) worker(ctx context.Context, slot int) {
+	for ctx.Err() == nil {
+		job, ok := run.next()
+		if !ok {
+			return
+		}
+		run.playJob(ctx, slot, job)
+	}
+}
+
+// playJob plays one game, replaying it under the same id after a void, up
+// to MaxVoids attempts.
+func (run *runner) playJob(ctx context.Context, slot int, job competitions.Job) {
+	m := run.matchups[job.MatchupID]
+	for attempt := 1; ; attempt++ {
+		err := run.playOnce(ctx, slot, job, m)
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		run.log.warnf("game %s -- aborting game due to error: %v", job.GameID, err)
+		if voidErr := run.st.Void(context.WithoutCancel(ctx), job.GameID, run.runID, err.Error(), ""); voidErr != nil {
+			run.log.warnf("game %s: %v", job.GameID, voidErr)
+		}
+		run.disp.void(job.GameID, err)
+		if attempt >= run.opts.MaxVoids {
+			run.log.warnf("game %s void %d times; leaving it for a later run", job.GameID, attempt)
+			return
+		}
+	}
+}
+
+// playOnce launches the players, referees the game and records it. A
+// returned error means a void attempt.
+func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup) error {
+	err := run.st.MarkRunning(ctx, store.GameStart{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
+		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, RunID: run.runID})
+	if err != nil {
+		return err
+	}
+	run.log.printf("starting game %s: %s vs %s", job.GameID, job.PlayerA, job.PlayerB)
+	run.disp.startGame(job)
+	defer run.disp.endGame(job.GameID)
+
+	var transcript *protocolLog
+	if run.opts.LogProtocol {
+		transcript, err = newProtocolLog(run.rm.ProtocolDir(), job.GameID)
+		if err != nil {
+			return err
+		}
+		defer transcript.Close()
+	}
+	codes := [2]string{job.PlayerA, job.PlayerB}
+	var seats [2]referee.Seat
+	var players [2]player.Player
+	defer func() {
+		for _, p := range players {
+			if p != nil {
+				p.Close()
+			}
+		}
+	}()
+	for i, code := range codes {
+		o := launchOptions{gameID: job.GameID, slot: slot, stderr: run.log.engineWriter(code, job.GameID)}
+		if transcript != nil {
+			o.transcript = transcript.hook(code)
+		}
+		p, err := run.rm.launch(ctx, run.rm.Comp.Players[code], o)
+		if err != nil {
+			return fmt.Errorf("error starting player %s: %w", code, err)
+		}
+		players[i] = p
+		seats[i] = referee.Seat{Code: code, Player: p}
+	}
+	ref := &referee.Backgammon{Rules: run.rules[job.MatchupID], MaxMoves: m.Settings.MaxMoves, SkipForced: m.Settings.SkipForced,
+		Log: func(format string, args ...any) {
+			run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)
+		}}
+	out, err := ref.Play(ctx, seats, bg.NewDice(job.DiceSeed, 0))
+	var cpu [2]time.Duration
+	for i, p := range players {
+		if cerr := p.Close(); cerr != nil && err == nil && out.Winner >= 0 {
+			run.log.printf("game %s: late error closing %s: %v", job.GameID, codes[i], cerr)
+		}
+		cpu[i] = p.CPUTime()
+		players[i] = nil
+	}
+	if err != nil {
+		return err
+	}
+	res := run.result(job, out, cpu)
+	saveCtx := context.WithoutCancel(ctx)
+	if err := run.st.Finish(saveCtx, res); err != nil {
+		return err
+	}
+	if err := run.sched.Fix(job.GameID); err != nil {
+		run.log.warnf("game %s: %v", job.GameID, err)
+	}
+	if run.rm.Comp.RecordGames {
+		run.writeRecordFiles(job.GameID, res)
+	}
+	desc := describe(res)
+	run.log.printf("game %s: %s", job.GameID, desc)
+	run.disp.result(job.GameID, desc)
+	return nil
+}
+
+// result turns a referee outcome (by seat) into a stored result (by the
+// matchup's players A and B as seated in this game).
+func (run *runner) result(job competitions.Job, out referee.Outcome, cpu [2]time.Duration) store.GameResult {
+	codes := [2]string{job.PlayerA, job.PlayerB}
+	res := store.GameResult{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
+		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, Result: out.Result, Detail: out.Detail,
+		Level: int(out.Level), GamesPlayed: out.Games, Moves: out.Moves}
+	if out.Winner >= 0 {
+		res.Winner = codes[out.Winner]
+	}
+	if out.ForfeitBy >= 0 {
+		res.ForfeitBy = codes[out.ForfeitBy]
+	}
+	if out.FirstMover >= 0 {
+		res.FirstMover = codes[out.FirstMover]
+	}
+	sides := [2]*store.Side{&res.A, &res.B}
+	for i, s := range sides {
+		*s = store.Side{Points: out.Points[i], Score: out.Score[i], Doubles: out.Cube[i].Doubles, Takes: out.Cube[i].Takes,
+			Drops: out.Cube[i].Drops, Beavers: out.Cube[i].Beavers, Gammons: out.Gammons[i], Backgammons: out.Backgammons[i],
+			CPU: cpu[i], Decisions: out.Decisions[i]}
+	}
+	if out.Record != nil {
+		rec := out.Record
+		rec.Event = run.rm.Comp.Code + " " + job.GameID
+		var buf bytes.Buffer
+		if err := mat.Write(&buf, rec); err != nil {
+			run.log.warnf("game %s: write .mat record: %v", job.GameID, err)
+		} else {
+			res.RecordMat = buf.String()
+		}
+		text, err := sgfText(rec)
+		if err != nil {
+			run.log.warnf("game %s: write SGF record: %v", job.GameID, err)
+		} else {
+			res.RecordSGF = text
+		}
+	}
+	return res
+}
+
+func sgfText(rec *record.Match) (string, error) {
+	var buf bytes.Buffer
+	if err := sgf.Write(&buf, rec); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+// writeRecordFiles writes CODE.games/ID.mat and ID.sgf. The database holds
+// the same text, so a failure here loses nothing.
+func (run *runner) writeRecordFiles(gameID string, res store.GameResult) {
+	for ext, text := range map[string]string{".mat": res.RecordMat, ".sgf": res.RecordSGF} {
+		if text == "" {
+			continue
+		}
+		path := filepath.Join(run.rm.GamesDir(), gameID+ext)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			run.log.warnf("game %s: %v", gameID, err)
+		}
+	}
+}
+
+// describe is the one-line result shown in the display and the log.
+func describe(r store.GameResult) string {
+	switch {
+	case r.Winner == "":
+		return fmt.Sprintf("%s vs %s: no result (%s)", r.PlayerA, r.PlayerB, r.Detail)
+	case r.Detail != "":
+		return r.Detail
+	}
+	return r.Winner + " won"
+}
