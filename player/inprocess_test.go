@@ -38,7 +38,7 @@ func testServer() *protocol.Server {
 func TestInProcess(t *testing.T) {
 	var mu sync.Mutex
 	var lines []string
-	p := NewInProcess(testServer(), WithTimeout(time.Second), WithTranscript(func(sent bool, line string) {
+	p := NewInProcess(testServer(), WithTimeout(10*time.Second), WithTranscript(func(sent bool, line string) {
 		mu.Lock()
 		defer mu.Unlock()
 		lines = append(lines, line)
@@ -130,7 +130,7 @@ func TestInProcessCloseDuringDo(t *testing.T) {
 func TestInProcessBackgammon(t *testing.T) {
 	srv := protocol.NewServer("bg", "1")
 	protocol.RegisterBackgammon(srv, stubBG{})
-	p := NewInProcess(srv, WithTimeout(time.Second))
+	p := NewInProcess(srv, WithTimeout(10*time.Second))
 	defer p.Close()
 	ctx := context.Background()
 	if _, err := p.Do(ctx, "set_game", "standard", "5", "crawford"); err != nil {

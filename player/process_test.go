@@ -206,9 +206,6 @@ func TestProcessCrash(t *testing.T) {
 func TestProcessHang(t *testing.T) {
 	p := launch(t, Spec{Timeout: 200 * time.Millisecond, GracePeriod: 300 * time.Millisecond}, "--hang-on", "genmove")
 	ctx := context.Background()
-	if _, err := p.Do(ctx, "name"); err != nil {
-		t.Fatal(err)
-	}
 	start := time.Now()
 	_, err := p.Do(ctx, "genmove")
 	if !errors.Is(err, protocol.ErrTimeout) {
@@ -311,7 +308,7 @@ func TestProcessGroupKill(t *testing.T) {
 			// A non-file Stderr makes os/exec copy it through a pipe the
 			// grandchild also holds.
 			var stderr syncBuffer
-			p := launch(t, Spec{Timeout: 300 * time.Millisecond, GracePeriod: 300 * time.Millisecond, Stderr: &stderr}, flags...)
+			p := launch(t, Spec{GracePeriod: 300 * time.Millisecond, Stderr: &stderr}, flags...)
 			if _, err := p.Do(context.Background(), "name"); err != nil {
 				t.Fatal(err)
 			}
@@ -327,7 +324,9 @@ func TestProcessGroupKill(t *testing.T) {
 				t.Fatalf("grandchild %d not running", child)
 			}
 			if hang {
-				if _, err := p.Do(context.Background(), "genmove"); !errors.Is(err, protocol.ErrTimeout) {
+				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+				defer cancel()
+				if _, err := p.Do(ctx, "genmove"); !errors.Is(err, protocol.ErrTimeout) {
 					t.Fatalf("genmove: %v", err)
 				}
 			}

@@ -141,7 +141,7 @@ func TestBackgammonRoundTrip(t *testing.T) {
 	eng := &fakeBGEval{fakeBG{move: "Bar/22*  13/11", double: true, take: Beaver}}
 	srv := NewServer("bg", "1")
 	RegisterBackgammon(srv, eng)
-	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{SendIDs: true}), Timeout: time.Second}
+	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{SendIDs: true}), Timeout: 10 * time.Second}
 	ctx := context.Background()
 	rules := GameRules{Variant: "standard", MatchLength: 7, Crawford: true}
 	if err := b.SetGame(ctx, rules); err != nil {
@@ -183,7 +183,7 @@ func TestBackgammonRoundTrip(t *testing.T) {
 	}
 	// Server-side argument checks.
 	for _, cmd := range [][]string{{"set_game", "chess", "0"}, {"set_position", "a"}, {"genmove", "white"}, {"gencube", "x"}} {
-		if _, err := b.C.Do(ctx, time.Second, cmd[0], cmd[1:]...); !errors.As(err, &fe) {
+		if _, err := b.C.Do(ctx, 10*time.Second, cmd[0], cmd[1:]...); !errors.As(err, &fe) {
 			t.Errorf("%q: error = %v, want failure", cmd, err)
 		}
 	}
@@ -232,7 +232,7 @@ func TestBackgammonStrictReplies(t *testing.T) {
 		srv := NewServer("bg", "1")
 		reply := tt.reply
 		srv.HandleFunc(tt.cmd, func(context.Context, []string) (string, error) { return reply, nil })
-		b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: time.Second}
+		b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: 10 * time.Second}
 		err := tt.call(b)
 		var pe *ProtocolError
 		if !errors.As(err, &pe) || pe.Command != tt.cmd {
@@ -243,7 +243,7 @@ func TestBackgammonStrictReplies(t *testing.T) {
 	srv := NewServer("bg", "1")
 	srv.HandleFunc("gencube", func(context.Context, []string) (string, error) { return "NO_DOUBLE", nil })
 	srv.HandleFunc("gentake", func(context.Context, []string) (string, error) { return "Take", nil })
-	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: time.Second}
+	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: 10 * time.Second}
 	if d, err := b.GenCube(context.Background()); err != nil || d {
 		t.Errorf("GenCube = %v, %v", d, err)
 	}

@@ -88,32 +88,32 @@ func TestControllerRoundTrip(t *testing.T) {
 			transcript = append(transcript, dir+line)
 		}})
 		ctx := context.Background()
-		if got, err := c.Do(ctx, time.Second, "name"); err != nil || got != "testbot" {
+		if got, err := c.Do(ctx, 10*time.Second, "name"); err != nil || got != "testbot" {
 			t.Fatalf("name = %q, %v", got, err)
 		}
-		if got, err := c.Do(ctx, time.Second, "echo", "a", "b c"); err != nil || got != "a b c" {
+		if got, err := c.Do(ctx, 10*time.Second, "echo", "a", "b c"); err != nil || got != "a b c" {
 			t.Fatalf("echo = %q, %v", got, err)
 		}
 		if got, err := c.Do(ctx, 0, "lines"); err != nil || got != "one\ntwo\nthree" {
 			t.Fatalf("lines = %q, %v", got, err)
 		}
-		_, err := c.Do(ctx, time.Second, "fail")
+		_, err := c.Do(ctx, 10*time.Second, "fail")
 		var fe *FailureError
 		if !errors.As(err, &fe) || fe.Command != "fail" || fe.Message != "it failed" {
 			t.Fatalf("fail: error = %#v", err)
 		}
-		_, err = c.Do(ctx, time.Second, "bogus")
+		_, err = c.Do(ctx, 10*time.Second, "bogus")
 		if !errors.As(err, &fe) || fe.Message != "unknown command" {
 			t.Fatalf("bogus: error = %#v", err)
 		}
 		// Still usable after failures.
-		if got, err := c.Do(ctx, time.Second, "protocol_version"); err != nil || got != "2" {
+		if got, err := c.Do(ctx, 10*time.Second, "protocol_version"); err != nil || got != "2" {
 			t.Fatalf("protocol_version = %q, %v", got, err)
 		}
-		if _, err := c.Do(ctx, time.Second, "quit"); err != nil {
+		if _, err := c.Do(ctx, 10*time.Second, "quit"); err != nil {
 			t.Fatalf("quit: %v", err)
 		}
-		if _, err := c.Do(ctx, time.Second, "name"); !errors.Is(err, ErrEngineExited) {
+		if _, err := c.Do(ctx, 10*time.Second, "name"); !errors.Is(err, ErrEngineExited) {
 			t.Fatalf("after quit: error = %v, want ErrEngineExited", err)
 		}
 		mu.Lock()
@@ -174,7 +174,7 @@ func TestControllerTimeoutHangingEngine(t *testing.T) {
 		return "= ok\n\n", true
 	})
 	ctx := context.Background()
-	if _, err := c.Do(ctx, time.Second, "ping"); err != nil {
+	if _, err := c.Do(ctx, 10*time.Second, "ping"); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -186,7 +186,7 @@ func TestControllerTimeoutHangingEngine(t *testing.T) {
 		t.Fatalf("took %v", d)
 	}
 	// Unusable afterwards, and says why.
-	_, err = c.Do(ctx, time.Second, "ping")
+	_, err = c.Do(ctx, 10*time.Second, "ping")
 	if !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrControllerBroken) {
 		t.Fatalf("after timeout: error = %v", err)
 	}
@@ -235,7 +235,7 @@ func TestControllerContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled before: error = %v", err)
 	}
-	if got, err := c.Do(context.Background(), time.Second, "name"); err != nil || got != "testbot" {
+	if got, err := c.Do(context.Background(), 10*time.Second, "name"); err != nil || got != "testbot" {
 		t.Fatalf("after cancelled call: %q, %v", got, err)
 	}
 }
@@ -275,7 +275,7 @@ func TestControllerBadResponses(t *testing.T) {
 			if d := time.Since(start); d > 8*time.Second {
 				t.Errorf("took %v", d)
 			}
-			_, err2 := c.Do(context.Background(), time.Second, "name")
+			_, err2 := c.Do(context.Background(), 10*time.Second, "name")
 			if !errors.As(err2, &pe) || !errors.Is(err2, ErrControllerBroken) {
 				t.Errorf("second call: error = %v", err2)
 			}
@@ -300,7 +300,7 @@ func TestControllerWriteAfterEngineGone(t *testing.T) {
 	cmdR.Close()
 	respW.Close()
 	c := NewController(respR, cmdW, ControllerOptions{})
-	_, err := c.Do(context.Background(), time.Second, "name")
+	_, err := c.Do(context.Background(), 10*time.Second, "name")
 	if !errors.Is(err, ErrEngineExited) {
 		t.Fatalf("error = %v, want ErrEngineExited", err)
 	}
@@ -317,7 +317,7 @@ func TestControllerIDs(t *testing.T) {
 		return "=" + id + " ok\n\n", true
 	})
 	for i := range 3 {
-		if _, err := c.Do(context.Background(), time.Second, "name"); err != nil {
+		if _, err := c.Do(context.Background(), 10*time.Second, "name"); err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
@@ -328,14 +328,14 @@ func TestControllerIDs(t *testing.T) {
 
 func TestControllerUnsolicited(t *testing.T) {
 	c := scripted(t, ControllerOptions{}, func(string) (string, bool) { return "= one\n\n= two\n\n", true })
-	if got, err := c.Do(context.Background(), time.Second, "name"); err != nil || got != "one" {
+	if got, err := c.Do(context.Background(), 10*time.Second, "name"); err != nil || got != "one" {
 		t.Fatalf("first: %q, %v", got, err)
 	}
 	// Wait until the reader has picked up "two".
 	for end := time.Now().Add(5 * time.Second); len(c.results) == 0 && time.Now().Before(end); {
 		time.Sleep(time.Millisecond)
 	}
-	_, err := c.Do(context.Background(), time.Second, "name")
+	_, err := c.Do(context.Background(), 10*time.Second, "name")
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "unsolicited") {
 		t.Fatalf("error = %v, want unsolicited ProtocolError", err)
@@ -355,24 +355,24 @@ func TestControllerRejectsBadCommands(t *testing.T) {
 		{"echo", "nul\x00"},
 	}
 	for _, b := range bad {
-		if _, err := c.Do(context.Background(), time.Second, b[0], b[1:]...); err == nil {
+		if _, err := c.Do(context.Background(), 10*time.Second, b[0], b[1:]...); err == nil {
 			t.Errorf("Do(%q) succeeded", b)
 		}
 	}
 	// Rejections do not break the controller.
-	if got, err := c.Do(context.Background(), time.Second, "name"); err != nil || got != "testbot" {
+	if got, err := c.Do(context.Background(), 10*time.Second, "name"); err != nil || got != "testbot" {
 		t.Fatalf("name = %q, %v", got, err)
 	}
 }
 
 func TestControllerClose(t *testing.T) {
 	c := connect(t, newTestServer(), ControllerOptions{})
-	if _, err := c.Do(context.Background(), time.Second, "name"); err != nil {
+	if _, err := c.Do(context.Background(), 10*time.Second, "name"); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
 	c.Close()
-	if _, err := c.Do(context.Background(), time.Second, "name"); !errors.Is(err, ErrControllerBroken) {
+	if _, err := c.Do(context.Background(), 10*time.Second, "name"); !errors.Is(err, ErrControllerBroken) {
 		t.Fatalf("after Close: %v", err)
 	}
 }
