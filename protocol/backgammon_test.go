@@ -259,3 +259,38 @@ func TestVariants(t *testing.T) {
 		t.Error("Variants() shares its backing array")
 	}
 }
+
+// requesterFunc adapts a function to Requester.
+type requesterFunc func(ctx context.Context, command string, args ...string) (string, error)
+
+func (f requesterFunc) Do(ctx context.Context, command string, args ...string) (string, error) {
+	return f(ctx, command, args...)
+}
+
+func TestBackgammonClientOverRequester(t *testing.T) {
+	var sent []string
+	b := &BackgammonClient{R: requesterFunc(func(_ context.Context, command string, args ...string) (string, error) {
+		sent = append(sent, strings.Join(append([]string{command}, args...), " "))
+		switch command {
+		case CmdGenMove:
+			return "6/off(2)", nil
+		case CmdGenCube:
+			return "maybe", nil
+		}
+		return "", nil
+	})}
+	ctx := context.Background()
+	if err := b.SetGame(ctx, GameRules{Variant: "standard", MatchLength: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := b.GenMove(ctx); err != nil || m != "6/off(2)" {
+		t.Errorf("GenMove = %q, %v", m, err)
+	}
+	var pe *ProtocolError
+	if _, err := b.GenCube(ctx); !errors.As(err, &pe) {
+		t.Errorf("GenCube error = %v, want ProtocolError", err)
+	}
+	if want := "set_game standard 3,genmove,gencube"; strings.Join(sent, ",") != want {
+		t.Errorf("sent %q, want %q", sent, want)
+	}
+}
