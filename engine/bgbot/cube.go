@@ -131,8 +131,8 @@ type matchInfo struct {
 }
 
 func (bt *Bot) matchInfo(s *backgammon.State, player int) (matchInfo, error) {
-	if bt.met == nil || bt.met.Len < s.MatchLength {
-		m, err := NewMET(max(s.MatchLength, 25), DefaultGammonRate)
+	if want := min(max(s.MatchLength, 25), 64); bt.met == nil || bt.met.Len < want {
+		m, err := NewMET(want, DefaultGammonRate)
 		if err != nil {
 			return matchInfo{}, err
 		}

@@ -171,6 +171,9 @@ func (e *Engine) SetPosition(positionID, matchID string) error {
 	if s.GameState != backgammon.GamePlaying {
 		return fmt.Errorf("match ID %s: no game in progress", matchID)
 	}
+	if s.Board.OnBoard(backgammon.OnRoll) == 0 || s.Board.OnBoard(backgammon.Opponent) == 0 {
+		return fmt.Errorf("position %s: a side has no checkers left, but the game is in progress", positionID)
+	}
 	e.state = s
 	return nil
 }

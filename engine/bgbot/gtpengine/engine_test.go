@@ -1,0 +1,224 @@
+package gtpengine
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+func TestParseArgs(t *testing.T) {
+	o, err := ParseArgs(nil)
+	if err != nil || o.Level != bgbot.LevelNet || o.Plies != 0 || o.Noise != 0 || o.Seed != 1 {
+		t.Errorf("defaults: %+v %v", o, err)
+	}
+	o, err = ParseArgs([]string{"--level", "heuristic", "--plies=2", "--noise", "0.1", "--seed", "7", "--weights", "x.bgnet"})
+	if err != nil || o.Level != bgbot.LevelHeuristic || o.Plies != 2 || o.Noise != 0.1 || o.Seed != 7 || o.WeightsFile != "x.bgnet" {
+		t.Errorf("flags: %+v %v", o, err)
+	}
+	for _, bad := range [][]string{{"--level", "expert"}, {"--plies", "9"}, {"--plies", "-1"}, {"--noise", "-1"}, {"extra"}, {"--bogus"}} {
+		if _, err := ParseArgs(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := ParseArgs([]string{"--help"}); !errors.Is(err, pflag.ErrHelp) {
+		t.Errorf("--help: %v", err)
+	}
+	if _, err := New(Options{Level: bgbot.LevelNet, WeightsFile: "/nonexistent/x.bgnet"}); err == nil {
+		t.Error("missing weights file accepted")
+	}
+}
+
+// pipeClient starts an in-process engine and returns a client talking to
+// it over in-memory pipes, and a function that stops it.
+func pipeClient(t testing.TB, opts Options) (*protocol.BackgammonClient, func()) {
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := NewServer(e).Serve(context.Background(), sr, sw)
+		sw.Close()
+		done <- err
+	}()
+	c := protocol.NewController(cr, cw, protocol.ControllerOptions{})
+	return &protocol.BackgammonClient{C: c}, func() {
+		cw.Close()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}
+}
+
+// TestGamesThroughProtocol has the engine play both sides of whole games
+// and matches through the protocol, the state machine refereeing: every
+// answer must be accepted by backgammon.State.
+func TestGamesThroughProtocol(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		opts  Options
+		rules protocol.GameRules
+		games int
+	}{
+		{Options{Level: bgbot.LevelNet}, protocol.GameRules{Variant: "standard", Jacoby: true, Beavers: true}, 4},
+		{Options{Level: bgbot.LevelHeuristic}, protocol.GameRules{Variant: "standard", MatchLength: 5, Crawford: true}, 1},
+		{Options{Level: bgbot.LevelRandom, Seed: 5}, protocol.GameRules{Variant: "nackgammon", MatchLength: 3, Crawford: true}, 1},
+		{Options{Level: bgbot.LevelNet, Noise: 0.1, Seed: 3}, protocol.GameRules{Variant: "hypergammon2"}, 3},
+		{Options{Level: bgbot.LevelNet}, protocol.GameRules{Variant: "standard", Cubeless: true}, 3},
+		{Options{Level: bgbot.LevelNet, Plies: 1}, protocol.GameRules{Variant: "standard", MatchLength: 1}, 1},
+	}
+	for i, c := range cases {
+		cl, stop := pipeClient(t, c.opts)
+		if err := cl.SetGame(ctx, c.rules); err != nil {
+			t.Fatal(err)
+		}
+		v, _ := backgammon.ParseVariant(c.rules.Variant)
+		rules := backgammon.Rules{Variant: v, MatchLength: c.rules.MatchLength, Crawford: c.rules.Crawford,
+			Jacoby: c.rules.Jacoby, Beavers: c.rules.Beavers, Cube: !c.rules.Cubeless}
+		s := backgammon.NewMatch(rules)
+		dice := backgammon.NewDice(uint64(i), 99)
+		for g := 0; g < c.games || (!rules.Money() && !s.MatchOver()); g++ {
+			first, d0, d1 := dice.Opening()
+			if err := s.StartGame(first, d0, d1); err != nil {
+				t.Fatal(err)
+			}
+			for s.GameState == backgammon.GamePlaying {
+				pos, match := gnubgid.Encode(s)
+				if err := cl.SetPosition(ctx, pos, match); err != nil {
+					t.Fatalf("case %d: set_position %s %s: %v", i, pos, match, err)
+				}
+				var err error
+				switch s.Decision() {
+				case backgammon.DecideCube:
+					var d bool
+					if d, err = cl.GenCube(ctx); err == nil {
+						if d {
+							err = s.Double()
+						} else {
+							err = s.SetDice(dice.Roll())
+						}
+					}
+				case backgammon.NeedRoll:
+					var d bool
+					if d, err = cl.GenCube(ctx); err == nil && d {
+						t.Fatalf("case %d: doubles when it may not", i)
+					}
+					err = s.SetDice(dice.Roll())
+				case backgammon.DecideTake:
+					var a protocol.TakeDecision
+					if a, err = cl.GenTake(ctx); err == nil {
+						switch a {
+						case protocol.Take:
+							err = s.Take()
+						case protocol.Beaver:
+							err = s.Beaver()
+						default:
+							err = s.Drop()
+						}
+					}
+				case backgammon.DecideMove:
+					var mv string
+					if mv, err = cl.GenMove(ctx); err == nil {
+						if mv == protocol.NoMove {
+							if ms := s.LegalMoves(); len(ms) != 1 || ms[0].N != 0 {
+								t.Fatalf("case %d: none with legal moves", i)
+							}
+							mv = ""
+						}
+						var m backgammon.Move
+						if m, err = s.ParseMove(mv); err == nil {
+							err = s.Play(m)
+						}
+					}
+				}
+				if err != nil {
+					t.Fatalf("case %d (%s %s): %v", i, pos, match, err)
+				}
+			}
+		}
+		stop()
+	}
+}
+
+func TestEvaluateAndErrors(t *testing.T) {
+	ctx := context.Background()
+	cl, stop := pipeClient(t, DefaultOptions())
+	defer stop()
+	var fe *protocol.FailureError
+	if _, err := cl.GenMove(ctx); !errors.As(err, &fe) {
+		t.Errorf("genmove without a position: %v", err)
+	}
+	if err := cl.SetPosition(ctx, "notanid", "cAkAAAAAAAAA"); !errors.As(err, &fe) {
+		t.Errorf("bad position id: %v", err)
+	}
+	s := backgammon.NewMatch(backgammon.Rules{Variant: backgammon.Standard, Cube: true})
+	if err := s.StartGame(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	pos, match := gnubgid.Encode(s)
+	if err := cl.SetPosition(ctx, pos, match); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.GenCube(ctx); !errors.As(err, &fe) {
+		t.Errorf("gencube with dice rolled: %v", err)
+	}
+	if _, err := cl.GenTake(ctx); !errors.As(err, &fe) {
+		t.Errorf("gentake without a double: %v", err)
+	}
+	mv, err := cl.GenMove(ctx)
+	if err != nil || mv != "8/5 6/5" {
+		t.Errorf("opening 31: %q %v", mv, err)
+	}
+	v, err := cl.Evaluate(ctx)
+	if err != nil || v[0] < 0.4 || v[0] > 0.6 {
+		t.Errorf("evaluate start: %v %v", v, err)
+	}
+}
+
+// BenchmarkProtocolRoundTrip measures set_position + genmove through the
+// protocol over in-memory pipes to the in-process net engine at 0-ply.
+func BenchmarkProtocolRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	cl, stop := pipeClient(b, DefaultOptions())
+	defer stop()
+	type ids struct{ pos, match string }
+	var ps []ids
+	bot, _ := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelHeuristic})
+	for g := 0; len(ps) < 1000; g++ {
+		s := backgammon.NewMatch(backgammon.Rules{Variant: backgammon.Standard})
+		dice := backgammon.NewDice(uint64(g), 1)
+		first, d0, d1 := dice.Opening()
+		_ = s.StartGame(first, d0, d1)
+		for s.GameState == backgammon.GamePlaying {
+			if s.Decision() == backgammon.NeedRoll {
+				_ = s.SetDice(dice.Roll())
+				continue
+			}
+			p, m := gnubgid.Encode(s)
+			ps = append(ps, ids{p, m})
+			mv, _, _ := bot.Move(s)
+			_ = s.Play(mv)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := ps[i%len(ps)]
+		if err := cl.SetPosition(ctx, p.pos, p.match); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cl.GenMove(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+}
