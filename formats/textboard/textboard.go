@@ -190,3 +190,44 @@ func resignName(r backgammon.Result) string {
 	}
 	return r.String()
 }
+
+// Summary describes what the drawing shows in words, one fact a line: pip
+// counts, whose decision is next, the score and the cube.
+func Summary(s *backgammon.State, names [2]string) string {
+	var sb strings.Builder
+	label := func(p int) string { return fmt.Sprintf("%c (%s)", "OX"[p], names[p]) }
+	b := s.BoardFor(0)
+	fmt.Fprintf(&sb, "Pips: O %d, X %d\n", b.Pips(backgammon.OnRoll), b.Pips(backgammon.Opponent))
+	switch d := s.Decision(); d {
+	case backgammon.DecideMove:
+		fmt.Fprintf(&sb, "Turn: %s to move %d%d\n", label(s.Move), s.Dice[0], s.Dice[1])
+	case backgammon.DecideCube:
+		fmt.Fprintf(&sb, "Turn: %s to double or roll\n", label(s.Move))
+	case backgammon.NeedRoll:
+		fmt.Fprintf(&sb, "Turn: %s to roll\n", label(s.Move))
+	case backgammon.DecideTake:
+		fmt.Fprintf(&sb, "Turn: %s to take or drop a double to %d\n", label(s.Turn), 2*s.CubeValue)
+	case backgammon.DecideResign:
+		fmt.Fprintf(&sb, "Turn: %s to accept or reject a resignation (%s)\n", label(s.Turn), resignName(s.Resigned))
+	default:
+		fmt.Fprintf(&sb, "Turn: none (no game in progress)\n")
+	}
+	if s.Money() {
+		fmt.Fprintf(&sb, "Score: O %d, X %d (money)\n", s.Score[0], s.Score[1])
+	} else {
+		extra := ""
+		switch {
+		case s.Crawford:
+			extra = ", Crawford game"
+		case s.PostCrawford:
+			extra = ", post-Crawford"
+		}
+		fmt.Fprintf(&sb, "Score: O %d, X %d in a %d-point match%s\n", s.Score[0], s.Score[1], s.MatchLength, extra)
+	}
+	owner := "centred"
+	if s.CubeOwner >= 0 {
+		owner = "owned by " + label(s.CubeOwner)
+	}
+	fmt.Fprintf(&sb, "Cube: %d, %s\n", s.CubeValue, owner)
+	return sb.String()
+}
