@@ -48,7 +48,7 @@ var (
 	tagRE     = regexp.MustCompile(`^;\s*\[\s*([A-Za-z0-9 ]+?)\s+"(.*)"\s*\]\s*$`)
 	lengthRE  = regexp.MustCompile(`^\s*(\d+)\s+point\s+match\s*$`)
 	gameRE    = regexp.MustCompile(`^\s*Game\s+(\d+)\b`)
-	playersRE = regexp.MustCompile(`^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$`)
+	playersRE = regexp.MustCompile(`^\s*([^:]*?)\s*:\s*(\d+)\s+([^:]*?)\s*:\s*(\d+)\s*$`)
 	numberRE  = regexp.MustCompile(`^\s*(\d+)\)`)
 	diceRE    = regexp.MustCompile(`^([1-6])([1-6]):$`)
 )

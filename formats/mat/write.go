@@ -59,8 +59,8 @@ func Write(w io.Writer, m *record.Match) error {
 			gl.add(g.Winner, fmt.Sprintf(" Wins %d %s", g.Points, unit), false)
 		}
 		fmt.Fprintf(bw, " Game %d\n", i+1)
-		left := fmt.Sprintf(" %s : %d", m.Players[0], g.ScoreBefore[0])
-		fmt.Fprintf(bw, "%-31s %s : %d\n", left, m.Players[1], g.ScoreBefore[1])
+		left := fmt.Sprintf(" %s : %d", playerName(m.Players[0]), g.ScoreBefore[0])
+		fmt.Fprintf(bw, "%-31s %s : %d\n", left, playerName(m.Players[1]), g.ScoreBefore[1])
 		n := 0
 		for _, l := range gl.lines {
 			prefix := "     "
@@ -89,7 +89,7 @@ func Write(w io.Writer, m *record.Match) error {
 func writeHeader(w *bufio.Writer, m *record.Match) {
 	tag := func(name, val string) {
 		if val != "" {
-			fmt.Fprintf(w, "; [%s %q]\n", name, oneLine(val))
+			fmt.Fprintf(w, "; [%s \"%s\"]\n", name, oneLine(val))
 		}
 	}
 	tag("Site", m.Place)
@@ -122,8 +122,14 @@ func writeHeader(w *bufio.Writer, m *record.Match) {
 	fmt.Fprintf(w, " %d point match\n\n", m.MatchLength)
 }
 
+// playerName makes a name fit the player line, which cannot hold a colon
+// or a line break.
+func playerName(s string) string {
+	return strings.NewReplacer(":", ".", "\n", " ").Replace(s)
+}
+
 func oneLine(s string) string {
-	return strings.NewReplacer("\n", " ", "\r", " ", `"`, "'").Replace(s)
+	return strings.ReplaceAll(s, "\n", " ")
 }
 
 // moveText writes a roll and its move as .mat does: each die's step as
