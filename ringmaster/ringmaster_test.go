@@ -1,0 +1,206 @@
+package ringmaster_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamemill/gamemill/ringmaster"
+	_ "modernc.org/sqlite"
+)
+
+// binaries built once for all tests: the scripted fake engine and the
+// ringmaster command itself (for the kill test).
+var fakeEngine, ringmasterBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gamemill-ringmaster-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fakeEngine = filepath.Join(dir, "fakebg")
+	ringmasterBin = filepath.Join(dir, "ringmaster")
+	for bin, pkg := range map[string]string{fakeEngine: "./testdata/fakebg", ringmasterBin: "../cmd/ringmaster"} {
+		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func writeControl(t testing.TB, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type row struct {
+	gameID, matchup, a, b, winner, result, detail string
+	pa, pb                                        int
+}
+
+func readResults(t testing.TB, dbPath string) []row {
+	t.Helper()
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT game_id, matchup_id, player_a, player_b, COALESCE(winner, ''), points_a, points_b, result, detail FROM game_results ORDER BY game_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.gameID, &r.matchup, &r.a, &r.b, &r.winner, &r.pa, &r.pb, &r.result, &r.detail); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestMisbehavingEngines runs a good engine against engines that crash,
+// hang, write garbage or huge lines, answer illegal moves or failures, or
+// start slowly: each gets its documented forfeit or void and the run goes on.
+func TestMisbehavingEngines(t *testing.T) {
+	dir := t.TempDir()
+	var ctl strings.Builder
+	fmt.Fprintf(&ctl, "competition_type = \"playoff\"\ngame = \"backgammon\"\nseed = 5\nnumber_of_games = 2\n\n")
+	fmt.Fprintf(&ctl, "[players.good]\ncommand = [%q]\ntimeout = \"5s\"\n\n", fakeEngine)
+	modes := []struct{ code, args string }{
+		{"crash", "--mode crash --after 3"},
+		{"hang", "--mode hang --after 3"},
+		{"garbage", "--mode garbage --after 3"},
+		{"huge", "--mode huge --after 3"},
+		{"illegal", "--mode illegal --after 3"},
+		{"fail", "--mode fail --after 3"},
+		{"slow", "--slow-start 700ms"},
+	}
+	for _, m := range modes {
+		fmt.Fprintf(&ctl, "[players.%s]\ncommand = %q\ntimeout = \"1500ms\"\n\n", m.code, fakeEngine+" "+m.args)
+	}
+	for _, m := range modes {
+		fmt.Fprintf(&ctl, "[[matchups]]\nid = %q\nplayers = [\"good\", %q]\n\n", m.code, m.code)
+	}
+	path := writeControl(t, dir, "misbehave.toml", ctl.String())
+	rm, err := ringmaster.New(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var display, errs strings.Builder
+	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Display: &display, Errors: &errs, MaxVoids: 2})
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, errs.String())
+	}
+	if status != ringmaster.Stopped {
+		t.Errorf("status %v: the crashing engine's games should be left unplayed", status)
+	}
+	results := readResults(t, rm.DBPath())
+	byMatchup := map[string][]row{}
+	for _, r := range results {
+		byMatchup[r.matchup] = append(byMatchup[r.matchup], r)
+	}
+	if n := len(byMatchup["crash"]); n != 0 {
+		t.Errorf("crash: %d results, want none (void games)", n)
+	}
+	for _, mode := range []string{"hang", "garbage", "huge", "illegal", "fail"} {
+		rs := byMatchup[mode]
+		if len(rs) != 2 {
+			t.Errorf("%s: %d results, want 2", mode, len(rs))
+			continue
+		}
+		for _, r := range rs {
+			if r.winner != "good" || r.result != "forfeit" || !strings.Contains(r.detail, "forfeit by "+mode) {
+				t.Errorf("%s: result %+v, want a forfeit by %s", mode, r, mode)
+			}
+		}
+	}
+	for _, r := range byMatchup["slow"] {
+		if r.result == "forfeit" {
+			t.Errorf("slow start within the timeout forfeited: %+v", r)
+		}
+	}
+	if len(byMatchup["slow"]) != 2 {
+		t.Errorf("slow: %d results, want 2", len(byMatchup["slow"]))
+	}
+	log, _ := os.ReadFile(rm.LogPath())
+	if !strings.Contains(string(log), "game crash_0 -- aborting game due to error") {
+		t.Errorf("the log does not explain the void game:\n%s", log)
+	}
+	report, err := os.ReadFile(rm.ReportPath())
+	if err != nil || !strings.Contains(string(report), "void game attempt") || !strings.Contains(string(report), "forfeit hang_0") {
+		t.Errorf("report misses voids or forfeits (%v):\n%s", err, report)
+	}
+}
+
+const killControl = `competition_type = "playoff"
+game = "backgammon"
+seed = 77
+dice = "paired"
+
+[players.p1]
+command = [%[1]q]
+
+[players.p2]
+command = [%[1]q, "--doubles"]
+
+[[matchups]]
+id = "money"
+players = ["p1", "p2"]
+number_of_games = 120
+
+[[matchups]]
+id = "match"
+players = ["p2", "p1"]
+number_of_games = 20
+match_length = 3
+`
+
+// TestKillAndResume kills the ringmaster with SIGKILL at ten random moments
+// and restarts it each time; the final results must be exactly those of a
+// run never killed: every game once, the same outcomes.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill test skipped in -short mode")
+	}
+	refDir, killDir := t.TempDir(), t.TempDir()
+	ref := writeControl(t, refDir, "k.toml", fmt.Sprintf(killControl, fakeEngine))
+	killed := writeControl(t, killDir, "k.toml", fmt.Sprintf(killControl, fakeEngine))
+	if out, err := exec.Command(ringmasterBin, "run", ref, "-q", "-j", "2").CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	want := readResults(t, filepath.Join(refDir, "k.db"))
+	if len(want) != 140 {
+		t.Fatalf("reference run has %d results, want 140", len(want))
+	}
+	kills := killRuns(t, killed, 10)
+	t.Logf("%d of 10 kills landed while the ringmaster was running", kills)
+	if kills < 5 {
+		t.Errorf("only %d kills landed mid-run: the test did not exercise resume", kills)
+	}
+	got := readResults(t, filepath.Join(killDir, "k.db"))
+	if len(got) != len(want) {
+		t.Fatalf("after %d kills: %d results, want %d", kills, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("game %s differs after kills:\n got  %+v\n want %+v", want[i].gameID, got[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,102 @@
+// Command fakebg is a scripted backgammon engine for the ringmaster's
+// tests. It speaks the backgammon command set and, by default, plays a
+// legal move chosen deterministically from the position (so a replayed game
+// is played the same way), never doubles and always takes. Flags make it
+// misbehave after a number of genmove requests.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"strings"
+	"time"
+
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+type engine struct {
+	rules   bg.Rules
+	st      *bg.State
+	moves   int
+	after   int
+	mode    string
+	doubles bool
+}
+
+func (e *engine) SetGame(r protocol.GameRules) error {
+	v, err := bg.ParseVariant(r.Variant)
+	if err != nil {
+		return err
+	}
+	e.rules = bg.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford, Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
+	return nil
+}
+
+func (e *engine) SetPosition(pos, match string) error {
+	st, err := gnubgid.DecodeState(pos, match, e.rules)
+	if err != nil {
+		return err
+	}
+	e.st = st
+	return nil
+}
+
+func (e *engine) GenMove(ctx context.Context) (string, error) {
+	e.moves++
+	if e.mode != "" && e.moves > e.after {
+		switch e.mode {
+		case "crash":
+			os.Exit(3)
+		case "hang":
+			time.Sleep(time.Hour)
+		case "garbage":
+			os.Stdout.Write([]byte("\x00\x01\x02 garbage \xff\xfe\n\n"))
+			time.Sleep(time.Hour)
+		case "huge":
+			os.Stdout.Write([]byte("= " + strings.Repeat("x", 3<<20) + "\n\n"))
+			time.Sleep(time.Hour)
+		case "illegal":
+			return "24/1 13/2", nil
+		case "fail":
+			return "", errors.New("cannot think")
+		}
+	}
+	moves := e.st.LegalMoves()
+	if len(moves) == 1 && moves[0].N == 0 {
+		return protocol.NoMove, nil
+	}
+	pos, match := gnubgid.Encode(e.st)
+	h := fnv.New32a()
+	h.Write([]byte(pos + match))
+	return bg.Format(e.st.Board, moves[int(h.Sum32())%len(moves)]), nil
+}
+
+func (e *engine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }
+
+func (e *engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
+	return protocol.Take, nil
+}
+
+func main() {
+	mode := flag.String("mode", "", "misbehaviour: crash, hang, garbage, huge, illegal, fail")
+	after := flag.Int("after", 0, "genmove requests answered normally before misbehaving")
+	slow := flag.Duration("slow-start", 0, "sleep before reading any command")
+	doubles := flag.Bool("doubles", false, "double whenever allowed")
+	flag.Parse()
+	time.Sleep(*slow)
+	if id := os.Getenv("GAMEMILL_GAME_ID"); id == "" {
+		fmt.Fprintln(os.Stderr, "fakebg: GAMEMILL_GAME_ID not set")
+	}
+	srv := protocol.NewServer("fakebg", "1")
+	protocol.RegisterBackgammon(srv, &engine{mode: *mode, after: *after, doubles: *doubles})
+	if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "fakebg:", err)
+		os.Exit(1)
+	}
+}
