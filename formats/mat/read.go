@@ -49,8 +49,10 @@ var (
 	lengthRE  = regexp.MustCompile(`^\s*(\d+)\s+point\s+match\s*$`)
 	gameRE    = regexp.MustCompile(`^\s*Game\s+(\d+)\b`)
 	playersRE = regexp.MustCompile(`^\s*([^:]*?)\s*:\s*(\d+)\s+([^:]*?)\s*:\s*(\d+)\s*$`)
-	numberRE  = regexp.MustCompile(`^\s*(\d+)\)`)
-	diceRE    = regexp.MustCompile(`^([1-6])([1-6]):$`)
+	// looseRE admits names with colons, which gnubg writes unchanged.
+	looseRE  = regexp.MustCompile(`^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$`)
+	numberRE = regexp.MustCompile(`^\s*(\d+)\)`)
+	diceRE   = regexp.MustCompile(`^([1-6])([1-6]):$`)
 )
 
 // Read parses a .mat file. The moves are kept as written (gnubg notation
@@ -164,6 +166,9 @@ func (p *parser) parseLine(text string, rules *ruleTags) error {
 	}
 	if !p.players {
 		m := playersRE.FindStringSubmatch(text)
+		if m == nil {
+			m = looseRE.FindStringSubmatch(text)
+		}
 		if m == nil {
 			return fmt.Errorf(`want the player line "name : score   name : score", got %q`, clip(trimmed))
 		}

@@ -122,8 +122,8 @@ func writeHeader(w *bufio.Writer, m *record.Match) {
 	fmt.Fprintf(w, " %d point match\n\n", m.MatchLength)
 }
 
-// playerName makes a name fit the player line, which cannot hold a colon
-// or a line break.
+// playerName makes a name fit the player line: a colon would make the line
+// ambiguous, and a line break would end it.
 func playerName(s string) string {
 	return strings.NewReplacer(":", ".", "\n", " ").Replace(s)
 }

@@ -1,0 +1,240 @@
+package sgf_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/record/recordtest"
+	"github.com/gamemill/gamemill/formats/sgf"
+	"github.com/gamemill/gamemill/internal/peertest"
+)
+
+func readSGF(t testing.TB, path string) *record.Match {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := sgf.Read(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}
+
+func readMat(t testing.TB, path string) *record.Match {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := mat.Read(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}
+
+func replayed(t testing.TB, m *record.Match) *record.Match {
+	t.Helper()
+	if err := record.Replay(m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestSGFMatchesMat reads the same matches as gnubg saved them in both
+// formats and compares the records action by action.
+func TestSGFMatchesMat(t *testing.T) {
+	for _, name := range []string{"gnubg-3pt-match", "gnubg-7pt-cube"} {
+		t.Run(name, func(t *testing.T) {
+			s := replayed(t, readSGF(t, filepath.Join("testdata", name+".sgf")))
+			m := replayed(t, readMat(t, filepath.Join("testdata", name+".mat")))
+			if d := record.Diff(s, m); d != "" {
+				t.Errorf("sgf and mat differ: %s", d)
+			}
+			n := 0
+			for _, g := range s.Games {
+				n += len(g.Actions)
+			}
+			if n < 100 {
+				t.Errorf("only %d actions", n)
+			}
+		})
+	}
+}
+
+func TestReadGnubgSGF(t *testing.T) {
+	m := replayed(t, readSGF(t, "testdata/gnubg-3pt-match.sgf"))
+	if m.Players != [2]string{"engineA", "engineB"} || m.MatchLength != 3 || m.Date != "2026-11-21" {
+		t.Errorf("header: %q %d %q", m.Players, m.MatchLength, m.Date)
+	}
+	if g := m.Games[2]; !g.Crawford || g.ScoreBefore != [2]int{1, 2} || g.Result != backgammon.Gammon {
+		t.Errorf("game 3: %+v", g)
+	}
+	if g := m.Games[0]; g.End != backgammon.GameResigned {
+		t.Errorf("game 1 should be resigned (RE[W+1R]): %+v", g)
+	}
+	// Hits on the way are marked from the board: game 1, B[64ydag] is bar/21 24/18.
+	if a := m.Games[0].Actions[3]; a.Move != "bar/21 24/18" || a.Player != 1 {
+		t.Errorf("game 1 action 4 = %v", a)
+	}
+
+	tags := replayed(t, readSGF(t, "testdata/gnubg-nackgammon-tags.sgf"))
+	want := record.Rules{Variant: backgammon.Nackgammon, Crawford: true}
+	if tags.Rules != want || tags.Event != "My Event" || tags.Round != "3" || tags.Place != "Somewhere" || tags.Comment != `a "quoted" comment` {
+		t.Errorf("tags: %+v", tags)
+	}
+	if g := tags.Games[0]; len(g.Actions) != 2 || g.Actions[1].Kind != record.Roll || g.Actions[1].Dice != [2]int{5, 3} {
+		t.Errorf("unfinished game: %v", g.Actions)
+	}
+
+	money := readSGF(t, "testdata/gnubg-money-beaver.sgf")
+	if a := money.Games[0].Actions[3]; a.Kind != record.Beaver || a.Player != 0 || !money.Rules.Beavers || !money.Rules.Jacoby {
+		t.Errorf("beaver: %v, rules %+v", a, money.Rules)
+	}
+}
+
+func roundTrip(t *testing.T, m *record.Match) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := sgf.Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := sgf.Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("reading what we wrote: %v\n%s", err, buf.String())
+	}
+	if err := record.Replay(back); err != nil {
+		t.Fatalf("replaying what we wrote: %v\n%s", err, buf.String())
+	}
+	if d := record.Diff(m, back); d != "" {
+		t.Fatalf("round trip differs: %s\n%s", d, buf.String())
+	}
+}
+
+func randomMatches(t testing.TB) map[string]*record.Match {
+	t.Helper()
+	out := map[string]*record.Match{}
+	add := func(name string, seed uint64, r backgammon.Rules, o recordtest.Options) {
+		m, err := recordtest.RandomMatch(seed, [2]string{"Alice [A]", "Bob: Two"}, r, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = m
+	}
+	add("match", 7, backgammon.Rules{MatchLength: 7, Crawford: true, Cube: true}, recordtest.Options{DoubleP: 0.05, DropP: 0.3, ResignP: 0.01})
+	add("money", 3, backgammon.Rules{Cube: true}, recordtest.Options{Games: 5, DoubleP: 0.05, DropP: 0.3, ResignP: 0.01})
+	add("money jacoby beavers unfinished", 5, backgammon.Rules{Cube: true, Jacoby: true, Beavers: true},
+		recordtest.Options{Games: 5, DoubleP: 0.05, DropP: 0.3, BeaverP: 0.3, ResignP: 0.01, Unfinish: true})
+	add("cubeless hypergammon", 11, backgammon.Rules{Variant: backgammon.Hypergammon3, MatchLength: 3}, recordtest.Options{})
+	add("nackgammon", 13, backgammon.Rules{Variant: backgammon.Nackgammon, MatchLength: 5, Crawford: true, Cube: true}, recordtest.Options{DoubleP: 0.05, DropP: 0.3})
+	return out
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, f := range []string{"gnubg-3pt-match.sgf", "gnubg-7pt-cube.sgf", "gnubg-nackgammon-tags.sgf"} {
+		t.Run(f, func(t *testing.T) {
+			roundTrip(t, replayed(t, readSGF(t, filepath.Join("testdata", f))))
+		})
+	}
+	for name, m := range randomMatches(t) {
+		t.Run(name, func(t *testing.T) {
+			m.Event, m.Date, m.Comment, m.Games[0].Actions[0].Comment = "Ev]ent", "2025-01-02", "two\nlines \\ here", "opening [comment]"
+			roundTrip(t, m)
+		})
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	const root = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RU[Crawford]\n"
+	for _, tc := range []struct{ name, in, want string }{
+		{"go", "(;GM[1])", "line 1, column 2: GM[1] is not backgammon"},
+		{"no length", "(;GM[6];W[31hefe])", "line 1, column 2: no match length"},
+		{"bad move letters", root + ";W[31h]\n)", "line 2, column 1: move W[31h]: want up to four"},
+		{"bad point", root + ";W[31h!]\n)", "line 2, column 1: move W[31h!]: bad point letter"},
+		{"bad dice", root + ";B[71hefe]\n)", "line 2, column 1: move B[71hefe]: want two dice"},
+		{"move from off", root + ";B[31zefe]\n)", "line 2, column 1: move B[31zefe]: a checker cannot move from off"},
+		{"both colours", root + ";B[double]W[take]\n)", "line 2, column 1: both W and B"},
+		{"setup", root + ";AB[aa]\n)", "line 2, column 1: setup property AB"},
+		{"bad result", "(;GM[6]MI[length:1]RE[X+1])", "line 1, column 2: result RE[X+1]"},
+		{"bad MI", "(;GM[6]MI[length:x])", "line 1, column 2: MI length"},
+		{"game number", "(;GM[6]MI[length:1][game:3])", "MI game:3 in game tree 1"},
+		{"DI without PL", root + ";DI[31]\n)", "line 2, column 1: DI without PL"},
+		{"length changes", root + ")(;GM[6]MI[length:5][game:1])", "line 2, column 3: match length 5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := sgf.Read(strings.NewReader(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func runGnubg(t *testing.T, script string) string {
+	t.Helper()
+	bin := peertest.Gnubg(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-t", "-q", "-r")
+	cmd.Stdin = strings.NewReader(script)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gnubg: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// TestGnubgLoadsOurSGF writes SGF files, has gnubg load them and export
+// them as .mat and save them as SGF again, and checks that gnubg saw the
+// same games move by move.
+func TestGnubgLoadsOurSGF(t *testing.T) {
+	ms := randomMatches(t)
+	delete(ms, "money jacoby beavers unfinished") // gnubg's beavers differ from ours
+	delete(ms, "cubeless hypergammon")            // gnubg's .mat export knows only standard backgammon
+	ms["gnubg 3pt"] = replayed(t, readSGF(t, "testdata/gnubg-3pt-match.sgf"))
+	ms["gnubg 7pt"] = replayed(t, readSGF(t, "testdata/gnubg-7pt-cube.sgf"))
+	for name, m := range ms {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			ours, backMat, backSGF := filepath.Join(dir, "ours.sgf"), filepath.Join(dir, "back.mat"), filepath.Join(dir, "back.sgf")
+			var buf bytes.Buffer
+			if err := sgf.Write(&buf, m); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(ours, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := runGnubg(t, "set display off\nload match "+ours+"\nexport match mat "+backMat+"\nsave match "+backSGF+"\n")
+			for _, f := range []string{backMat, backSGF} {
+				if _, err := os.Stat(f); err != nil {
+					t.Fatalf("gnubg wrote nothing: %v\n%s", err, out)
+				}
+			}
+			gotSGF := replayed(t, readSGF(t, backSGF))
+			if d := record.Diff(m, gotSGF); d != "" {
+				t.Errorf("gnubg's SGF differs: %s", d)
+			}
+			if m.Rules.Variant != backgammon.Standard {
+				return
+			}
+			gotMat := replayed(t, readMat(t, backMat))
+			if d := record.DiffGames(m, gotMat); d != "" {
+				t.Errorf("gnubg's .mat differs: %s", d)
+			}
+		})
+	}
+}
