@@ -28,9 +28,6 @@ func Write(w io.Writer, m *record.Match) error {
 		case record.Move:
 			gl.add(a.Player, moveText(a.Dice, p.Board, p.Move), true)
 		case record.Roll:
-			if p.ActionIndex != len(p.Game.Actions)-1 || p.Game.Finished() {
-				return nil // only an unfinished game's last roll can be written
-			}
 			gl.add(a.Player, fmt.Sprintf("%d%d:", a.Dice[0], a.Dice[1]), true)
 		case record.Double:
 			gl.add(a.Player, fmt.Sprintf(" Doubles => %d", 2*p.State.CubeValue), true)

@@ -151,9 +151,10 @@ func step(s *backgammon.State, gi, ai int, g *Game, a *Action, fill bool, visit 
 		}
 		mv, err := s.ParseMove(a.Move)
 		if err != nil {
-			if a.Move == "" && ai == len(g.Actions)-1 && g.Points == 0 {
+			if a.Move == "" && ai == len(g.Actions)-1 {
 				// A roll written like a move that was never made (the last
-				// entry of an unfinished game in a .mat file).
+				// entry of a game in a .mat file, unfinished or resigned
+				// after the roll).
 				if fill {
 					a.Kind = Roll
 				}

@@ -380,9 +380,6 @@ func Write(w io.Writer, m *record.Match) error {
 			}
 			val = v.String()
 		case record.Roll:
-			if p.ActionIndex != len(p.Game.Actions)-1 || p.Game.Finished() {
-				return nil
-			}
 			fmt.Fprintf(sb, "\n;PL[%s]DI[%d%d]", colour[a.Player], a.Dice[0], a.Dice[1])
 			return nil
 		case record.Double, record.Beaver:
@@ -416,9 +413,8 @@ func Write(w io.Writer, m *record.Match) error {
 				}
 			}
 		}
-		if ru := rulesText(m, g); ru != "" {
-			fmt.Fprintf(&out, "RU[%s]", ru)
-		}
+		// RU is written even when empty: without it a reader assumes the defaults.
+		fmt.Fprintf(&out, "RU[%s]", rulesText(m, g))
 		if g.Finished() {
 			res := fmt.Sprintf("%s+%d", colour[g.Winner], g.Points)
 			if g.End == backgammon.GameResigned {
