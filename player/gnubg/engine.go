@@ -1,0 +1,362 @@
+package gnubg
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/fibsboard"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// maxRequest is the longest line gnubg's external interface reads whole:
+// it reads at most 256 bytes, the line feed included, and would take the
+// rest of a longer line as the next request.
+const maxRequest = 255
+
+// maxAnswer bounds an answer line from gnubg.
+const maxAnswer = 4096
+
+// Names written into the board strings; gnubg ignores them.
+const (
+	nameMe  = "gamemill"
+	nameOpp = "opponent"
+)
+
+var errNoPosition = errors.New("no position set")
+
+// engine implements protocol.BackgammonEngine and protocol.Evaluator by
+// asking gnubg's external interface over conn. The protocol server calls
+// it one command at a time; shutdown, setCallContext and fatal may be
+// called from other goroutines.
+type engine struct {
+	conn  net.Conn
+	r     *bufio.Reader
+	plies int
+	wire  func(sent bool, line string)
+
+	rules backgammon.Rules
+	state *backgammon.State
+
+	mu      sync.Mutex
+	callCtx context.Context // the context of the Do in progress, if any
+	broken  error           // set once the connection is out of step or gone
+}
+
+func newEngine(conn net.Conn, o Options) *engine {
+	return &engine{
+		conn: conn, r: bufio.NewReaderSize(conn, maxAnswer), plies: o.Plies, wire: o.ExternalTranscript,
+		rules: backgammon.Rules{Variant: backgammon.Standard, Cube: true},
+	}
+}
+
+func (e *engine) setCallContext(ctx context.Context) {
+	e.mu.Lock()
+	e.callCtx = ctx
+	e.mu.Unlock()
+}
+
+func (e *engine) fatal() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.broken
+}
+
+func (e *engine) setBroken(err error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.broken == nil {
+		e.broken = err
+	}
+	return e.broken
+}
+
+// shutdown closes the connection, which makes a request in progress fail.
+func (e *engine) shutdown() {
+	e.setBroken(fmt.Errorf("connection closed: %w", protocol.ErrEngineExited))
+	e.conn.Close()
+}
+
+// gnubgError is an answer of gnubg's starting with "Error": gnubg did not
+// understand the request but stays in step.
+type gnubgError struct{ text string }
+
+func (g *gnubgError) Error() string { return "gnubg answered " + strconv.Quote(g.text) }
+
+// request sends one line to gnubg and returns its answer line, without the
+// line feed, NUL bytes and surrounding blanks. ctx is the server's context
+// (cancelled by Close); the context of the Do in progress bounds the
+// exchange too. A transport failure breaks the engine for good.
+func (e *engine) request(ctx context.Context, line string) (string, error) {
+	if err := e.fatal(); err != nil {
+		return "", err
+	}
+	if len(line) > maxRequest {
+		return "", fmt.Errorf("request to gnubg is %d bytes long, longer than the %d its external interface reads", len(line), maxRequest)
+	}
+	e.mu.Lock()
+	call := e.callCtx
+	e.mu.Unlock()
+	var deadline time.Time
+	for _, c := range []context.Context{ctx, call} {
+		if c == nil {
+			continue
+		}
+		if d, ok := c.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+			deadline = d
+		}
+		stop := context.AfterFunc(c, func() { e.conn.SetDeadline(time.Unix(1, 0)) })
+		defer stop()
+	}
+	if err := e.conn.SetDeadline(deadline); err != nil {
+		return "", e.setBroken(fmt.Errorf("setting the socket deadline: %w", protocol.ErrEngineExited))
+	}
+	if e.wire != nil {
+		e.wire(true, line)
+	}
+	if _, err := io.WriteString(e.conn, line+"\n"); err != nil {
+		return "", e.transportError(ctx, call, "writing to", err)
+	}
+	ans, err := e.readLine()
+	if err != nil {
+		return "", e.transportError(ctx, call, "reading from", err)
+	}
+	if e.wire != nil {
+		e.wire(false, ans)
+	}
+	ans = strings.TrimSpace(strings.ReplaceAll(ans, "\x00", ""))
+	if len(ans) >= 5 && strings.EqualFold(ans[:5], "error") {
+		return "", &gnubgError{ans}
+	}
+	return ans, nil
+}
+
+// readLine reads up to a line feed or a NUL byte (gnubg ends its own
+// board lines with NUL when it is the client), whichever comes first; a NUL
+// directly followed by a line feed is one end of line.
+func (e *engine) readLine() (string, error) {
+	var b []byte
+	for {
+		c, err := e.r.ReadByte()
+		if err != nil {
+			return "", err
+		}
+		if c == '\n' {
+			break
+		}
+		if c == 0 {
+			if next, err := e.r.Peek(1); err == nil && next[0] == '\n' {
+				e.r.ReadByte()
+			}
+			break
+		}
+		if len(b) >= maxAnswer {
+			return "", fmt.Errorf("answer longer than %d bytes", maxAnswer)
+		}
+		b = append(b, c)
+	}
+	return strings.TrimSuffix(string(b), "\r"), nil
+}
+
+func (e *engine) transportError(ctx, call context.Context, what string, err error) error {
+	var kind error
+	switch {
+	case ctx.Err() != nil:
+		kind = fmt.Errorf("%w: %w", protocol.ErrEngineExited, ctx.Err())
+	case call != nil && errors.Is(call.Err(), context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		kind = protocol.ErrTimeout
+	case call != nil && call.Err() != nil:
+		kind = call.Err()
+	default:
+		kind = protocol.ErrEngineExited
+	}
+	return e.setBroken(fmt.Errorf("%s gnubg's external interface: %w (%v)", what, kind, err))
+}
+
+// SetGame implements protocol.BackgammonEngine. gnubg's external interface
+// plays only the standard variant.
+func (e *engine) SetGame(r protocol.GameRules) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	v, err := backgammon.ParseVariant(r.Variant)
+	if err != nil {
+		return err
+	}
+	if v != backgammon.Standard {
+		return fmt.Errorf("gnubg's external interface plays only standard backgammon, not %s", r.Variant)
+	}
+	e.rules = backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
+		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
+	e.state = nil
+	return nil
+}
+
+// SetPosition implements protocol.BackgammonEngine.
+func (e *engine) SetPosition(positionID, matchID string) error {
+	e.state = nil
+	s, err := gnubgid.DecodeState(positionID, matchID, e.rules)
+	if err != nil {
+		return err
+	}
+	if err := s.Board.Validate(s.Variant); err != nil {
+		return fmt.Errorf("position %s: %w", positionID, err)
+	}
+	if s.GameState != backgammon.GamePlaying {
+		return fmt.Errorf("match ID %s: no game in progress", matchID)
+	}
+	if s.Board.OnBoard(backgammon.OnRoll) == 0 || s.Board.OnBoard(backgammon.Opponent) == 0 {
+		return fmt.Errorf("position %s: a side has no checkers left, but the game is in progress", positionID)
+	}
+	e.state = s
+	return nil
+}
+
+func (e *engine) need(want ...backgammon.Decision) (*backgammon.State, error) {
+	if e.state == nil {
+		return nil, errNoPosition
+	}
+	d := e.state.Decision()
+	for _, w := range want {
+		if d == w {
+			return e.state, nil
+		}
+	}
+	return nil, fmt.Errorf("the position waits for a %v decision", d)
+}
+
+// boardLine writes the FIBS board string of s for player me and the rule
+// words gnubg reads after it.
+func (e *engine) boardLine(s *backgammon.State, me int) string {
+	b := fibsboard.FromState(s, me, nameMe, nameOpp)
+	onOff := func(v bool) string {
+		if v {
+			return "on"
+		}
+		return "off"
+	}
+	money := s.Money()
+	return fmt.Sprintf("%s jacobyrule %s crawfordrule %s beavers %s", b.String(),
+		onOff(money && s.Cube && s.Jacoby), onOff(!money && s.Rules.Crawford), onOff(money && s.Cube && s.Beavers))
+}
+
+// GenMove implements protocol.BackgammonEngine: it asks gnubg for the move
+// of the player on roll and checks it against the legal moves.
+func (e *engine) GenMove(ctx context.Context) (string, error) {
+	s, err := e.need(backgammon.DecideMove)
+	if err != nil {
+		return "", err
+	}
+	ans, err := e.request(ctx, e.boardLine(s, s.Move))
+	if err != nil {
+		return "", err
+	}
+	m, err := s.ParseMove(ans)
+	if err != nil {
+		return "", fmt.Errorf("gnubg answered %q with %d-%d, which is not a legal move: %w", ans, s.Dice[0], s.Dice[1], err)
+	}
+	if m.N == 0 {
+		return protocol.NoMove, nil
+	}
+	return backgammon.Format(s.Board, m), nil
+}
+
+// GenCube implements protocol.BackgammonEngine. A player who may not double
+// answers no_double without asking gnubg.
+func (e *engine) GenCube(ctx context.Context) (bool, error) {
+	s, err := e.need(backgammon.DecideCube, backgammon.NeedRoll)
+	if err != nil {
+		return false, err
+	}
+	if !s.CanDouble() {
+		return false, nil
+	}
+	ans, err := e.request(ctx, e.boardLine(s, s.Move))
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(ans) {
+	case "double":
+		return true, nil
+	case "roll", "no_double":
+		return false, nil
+	}
+	return false, fmt.Errorf("gnubg answered %q to a cube decision", ans)
+}
+
+// GenTake implements protocol.BackgammonEngine. gnubg answers for the side
+// not on turn when the board's was-doubled field is set, which is what
+// fibsboard.FromState writes from the taker's view. A beaver where the
+// rules allow none becomes a take.
+func (e *engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
+	s, err := e.need(backgammon.DecideTake)
+	if err != nil {
+		return 0, err
+	}
+	ans, err := e.request(ctx, e.boardLine(s, s.Turn))
+	if err != nil {
+		return 0, err
+	}
+	switch strings.ToLower(ans) {
+	case "take", "accept":
+		return protocol.Take, nil
+	case "drop", "pass", "reject":
+		return protocol.Drop, nil
+	case "beaver":
+		if s.CanBeaver() {
+			return protocol.Beaver, nil
+		}
+		return protocol.Take, nil
+	}
+	return 0, fmt.Errorf("gnubg answered %q to a take decision", ans)
+}
+
+// Evaluate implements protocol.Evaluator: gnubg's evaluation at the
+// configured depth of the position before the roll, for the player who
+// must decide (the match ID's turn owner; while a double is pending that
+// is the taker, and the numbers are turned round for it). The first five
+// numbers are gnubg's cubeless probabilities. The sixth is gnubg's cubeful
+// money equity in money play; in match play, where gnubg would answer a
+// match-winning chance, it is the cubeless money equity of the five
+// probabilities.
+func (e *engine) Evaluate(ctx context.Context) ([6]float64, error) {
+	var v [6]float64
+	if e.state == nil {
+		return v, errNoPosition
+	}
+	c := *e.state
+	c.Dice = [2]int{}
+	c.Doubled, c.Turn, c.Resigned = false, c.Move, backgammon.NoResult
+	ans, err := e.request(ctx, fmt.Sprintf("evaluation fibsboard %s plies %d cubeful", e.boardLine(&c, c.Move), e.plies))
+	if err != nil {
+		return v, err
+	}
+	f := strings.Fields(ans)
+	if len(f) != 6 {
+		return v, fmt.Errorf("gnubg answered %q to an evaluation: want six numbers", ans)
+	}
+	for i, w := range f {
+		x, err := strconv.ParseFloat(w, 64)
+		if err != nil {
+			return v, fmt.Errorf("gnubg answered %q to an evaluation: %w", ans, err)
+		}
+		v[i] = x
+	}
+	if !c.Money() {
+		v[5] = 2*v[0] - 1 + v[1] - v[3] + v[2] - v[4]
+	}
+	if e.state.Turn != e.state.Move {
+		v = [6]float64{1 - v[0], v[3], v[4], v[1], v[2], -v[5]}
+	}
+	return v, nil
+}
