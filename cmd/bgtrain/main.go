@@ -143,9 +143,11 @@ func duel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 2000, "games to play (an even number: pairs of games with the same dice)")
 	seed := fs.Uint64("seed", 1, "dice seed")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel games")
+	noBearoffFlag := fs.Bool("no-bearoff", false, "judge bear-offs with the network instead of the bearoff database")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	noBearoff := *noBearoffFlag
 	mk := func(level string, plies int, weights string, seed uint64) (func() (*bgbot.Bot, error), error) {
 		l, err := bgbot.ParseLevel(level)
 		if err != nil {
@@ -165,10 +167,16 @@ func duel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return nil, err
 			}
 		}
+		var db *bgbot.Bearoff
+		if l == bgbot.LevelNet && !noBearoff {
+			if db, err = bgbot.NewBearoff(bgbot.DefaultBearoffCheckers); err != nil {
+				return nil, err
+			}
+		}
 		n := uint64(0)
 		return func() (*bgbot.Bot, error) {
 			n++
-			return bgbot.NewBot(bgbot.Config{Level: l, Plies: plies, Weights: w, Seed: seed + n})
+			return bgbot.NewBot(bgbot.Config{Level: l, Plies: plies, Weights: w, Seed: seed + n, Bearoff: db, NoBearoff: noBearoff})
 		}, nil
 	}
 	newA, err := mk(*a, *aPlies, *aWeights, *seed*2+1)

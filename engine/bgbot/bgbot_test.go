@@ -211,7 +211,12 @@ func TestMovesLegal(t *testing.T) {
 		{Variant: backgammon.Hypergammon3, Cube: true},
 		{Variant: backgammon.Nackgammon, Cube: true, MatchLength: 3, Crawford: true},
 	}
+	db, err := NewBearoff(DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, c := range cases {
+		c.Bearoff = db
 		a, err := NewBot(c)
 		if err != nil {
 			t.Fatal(err)
@@ -242,7 +247,7 @@ func TestMovesLegal(t *testing.T) {
 func TestNoise(t *testing.T) {
 	b := backgammon.Standard.StartBoard()
 	pick := func(noise float64, seed uint64) string {
-		bot, err := NewBot(Config{Level: LevelNet, Noise: noise, Seed: seed})
+		bot, err := NewBot(Config{Level: LevelNet, Noise: noise, Seed: seed, NoBearoff: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,8 +304,12 @@ func TestDuelStrength(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 800 games")
 	}
+	db, err := NewBearoff(DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
 	mk := func(l Level, seed uint64) func() (*Bot, error) {
-		return func() (*Bot, error) { return NewBot(Config{Level: l, Seed: seed}) }
+		return func() (*Bot, error) { return NewBot(Config{Level: l, Seed: seed, Bearoff: db}) }
 	}
 	for _, c := range []struct{ a, b Level }{{LevelNet, LevelHeuristic}, {LevelHeuristic, LevelRandom}} {
 		pairs, err := Duel(context.Background(), DuelConfig{Pairs: 200, Seed: 42, Workers: 2}, mk(c.a, 1), mk(c.b, 2))

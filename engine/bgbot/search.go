@@ -61,6 +61,13 @@ type Config struct {
 	// Evaluator, when set, replaces the level's evaluator (LevelRandom
 	// still chooses at random).
 	Evaluator Evaluator
+	// Bearoff, when set, answers races in which both sides are in its
+	// database exactly, in place of the evaluator. NewBot builds one
+	// (DefaultBearoffCheckers) for LevelNet when neither Bearoff nor
+	// Evaluator is set and NoBearoff is false; share one between bots to
+	// save the build time.
+	Bearoff   *Bearoff
+	NoBearoff bool
 }
 
 // Filter is a gnubg-style move filter: after the candidates are scored at
@@ -85,6 +92,7 @@ type Bot struct {
 	checkers int
 	cands    []candidate
 	met      *MET
+	bearoff  *Bearoff
 }
 
 type candidate struct {
@@ -108,6 +116,16 @@ func NewBot(cfg Config) (*Bot, error) {
 		rolls:    allRolls(),
 		checkers: 15,
 		ev:       cfg.Evaluator,
+		bearoff:  cfg.Bearoff,
+	}
+	if cfg.NoBearoff {
+		b.bearoff = nil
+	} else if b.bearoff == nil && cfg.Evaluator == nil && cfg.Level == LevelNet {
+		db, err := NewBearoff(DefaultBearoffCheckers)
+		if err != nil {
+			return nil, fmt.Errorf("new bot: %w", err)
+		}
+		b.bearoff = db
 	}
 	for i := range b.gens {
 		b.gens[i] = backgammon.NewMoveGen()
@@ -228,6 +246,11 @@ func (bt *Bot) after(b *backgammon.Board, plies int) Probs {
 // the best move by 0-ply cubeless equity, judged plies-1 deep.
 func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 	if plies == 0 {
+		if bt.bearoff != nil && bt.checkers == 15 && !Contact(&b) {
+			if p, ok := bt.bearoff.Probs(&b); ok {
+				return p
+			}
+		}
 		return bt.ev.Evaluate(b)
 	}
 	g := bt.gens[plies]

@@ -35,6 +35,9 @@ type Options struct {
 	Seed        uint64
 	WeightsFile string         // weights file for the net level; "" uses the embedded default
 	Weights     *bgbot.Weights // already loaded weights; overrides WeightsFile
+	// Bearoff is a bearoff database to share between engines (the net
+	// level builds its own, a few hundred milliseconds, when nil).
+	Bearoff *bgbot.Bearoff
 }
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
@@ -110,7 +113,7 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %s: %w", opts.WeightsFile, err)
 		}
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, Noise: opts.Noise, Seed: opts.Seed, Weights: w})
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: opts.Bearoff})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
