@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/protocol"
@@ -66,14 +67,25 @@ func (r *Ringmaster) lock() (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+	// A run killed a moment ago may still hold the lock briefly through a
+	// child caught between fork and exec, so a busy lock is retried for a
+	// little while before the competition counts as running.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", r.LogPath(), err)
+		}
+		if time.Now().After(deadline) {
+			f.Close()
 			return nil, ErrAlreadyRunning
 		}
-		return nil, fmt.Errorf("lock %s: %w", r.LogPath(), err)
+		time.Sleep(50 * time.Millisecond)
 	}
-	return f, nil
 }
 
 // Stop asks a running competition to stop after its running games finish.

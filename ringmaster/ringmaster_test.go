@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gamemill/gamemill/ringmaster"
 	_ "modernc.org/sqlite"
@@ -203,4 +204,50 @@ func TestKillAndResume(t *testing.T) {
 			t.Errorf("game %s differs after kills:\n got  %+v\n want %+v", want[i].gameID, got[i], want[i])
 		}
 	}
+}
+
+// TestSecondRunRefused starts a long run and checks that a second run of
+// the same competition is refused while the first holds it, and that stop
+// ends the first one gracefully with exit status 0.
+func TestSecondRunRefused(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "two.toml", strings.Replace(fmt.Sprintf(killControl, fakeEngine), "number_of_games = 120", "number_of_games = 4000", 1))
+	first := exec.Command(ringmasterBin, "run", ctl, "-q")
+	var firstOut strings.Builder
+	first.Stdout, first.Stderr = &firstOut, &firstOut
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Process.Kill()
+	// Wait until the first run has recorded a game, so it holds the lock.
+	db := filepath.Join(dir, "two.db")
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(db); err == nil && len(readResults(t, db)) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	out, err := exec.Command(ringmasterBin, "run", ctl, "-q").CombinedOutput()
+	if code := exitCode(err); code != 1 || !strings.Contains(string(out), "already running") {
+		t.Errorf("second run: exit %d, output %q; want 1 and 'already running'", code, out)
+	}
+	if out, err := exec.Command(ringmasterBin, "stop", ctl).CombinedOutput(); err != nil {
+		t.Fatalf("stop: %v %s", err, out)
+	}
+	if err := first.Wait(); err != nil {
+		t.Errorf("stopped run: %v\n%s", err, firstOut.String())
+	}
+	if n := len(readResults(t, db)); n == 0 || n >= 4020 {
+		t.Errorf("stopped run recorded %d games", n)
+	}
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return -1
 }
