@@ -3,7 +3,7 @@ package referee
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strings"
 	"testing"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
@@ -164,5 +164,7 @@ func TestEngineGoneIsVoid(t *testing.T) {
 	if !errors.As(err, &ve) || ve.Seat != 1 || !errors.Is(err, ErrVoid) {
 		t.Fatalf("closed engine: %v, want a void blamed on seat 1", err)
 	}
-	fmt.Sprint(ve)
+	if !strings.Contains(ve.Error(), "player b") {
+		t.Errorf("void error %q does not name the player", ve.Error())
+	}
 }
