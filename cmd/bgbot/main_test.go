@@ -117,6 +117,7 @@ func script(t *testing.T) []string {
 		"gentake",
 		"set_position " + closedPos + " " + closedMatch,
 		"genmove",
+		"set_position " + matchPos + " " + matchID,
 		"set_game standard 5 crawford",
 		"set_position " + matchPos + " " + matchID,
 		"genmove",

@@ -94,9 +94,10 @@ func ParseArgs(args []string) (Options, error) {
 // Engine is the protocol adapter. It is for one connection at a time (the
 // protocol server calls it one command at a time).
 type Engine struct {
-	bot   *bgbot.Bot
-	rules backgammon.Rules
-	state *backgammon.State
+	bot     *bgbot.Bot
+	rules   backgammon.Rules
+	haveSet bool // set_game was given
+	state   *backgammon.State
 }
 
 // New builds an engine, loading the weights the options name.
@@ -156,6 +157,7 @@ func (e *Engine) SetGame(r protocol.GameRules) error {
 	e.rules = backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
 		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
 	e.state = nil
+	e.haveSet = true
 	e.bot.SetVariant(v)
 	return nil
 }
@@ -170,6 +172,9 @@ func (e *Engine) SetPosition(positionID, matchID string) error {
 	}
 	if err := s.Board.Validate(s.Variant); err != nil {
 		return fmt.Errorf("position %s: %w", positionID, err)
+	}
+	if e.haveSet && s.MatchLength != e.rules.MatchLength {
+		return fmt.Errorf("match ID %s: match length %d, but set_game said %d", matchID, s.MatchLength, e.rules.MatchLength)
 	}
 	if s.GameState != backgammon.GamePlaying {
 		return fmt.Errorf("match ID %s: no game in progress", matchID)
