@@ -69,6 +69,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/gamemill/gamemill/competitions"
+	"github.com/gamemill/gamemill/player"
 )
 
 // Competition types.
@@ -595,7 +596,7 @@ func (l *loader) command(p keyPath, v any) []string {
 	var words []string
 	switch v := v.(type) {
 	case string:
-		w, err := splitWords(v)
+		w, err := player.SplitCommand(v)
 		if err != nil {
 			l.errorf(p, "%v", err)
 			return nil

@@ -3,6 +3,7 @@ package control
 import (
 	"errors"
 	"fmt"
+	"github.com/gamemill/gamemill/player"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,7 +114,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty command", player("command = \"  \" " + marker), "players.c.command: empty command"},
 		{"empty command list", player("command = [] " + marker), "players.c.command: empty command"},
 		{"empty program", player("command = [\"\", \"x\"] " + marker), "players.c.command: empty program name"},
-		{"unterminated quote", player("command = \"x 'y\" " + marker), "players.c.command: unterminated single quote in command"},
+		{"unterminated quote", player("command = \"x 'y\" " + marker), "players.c.command: split command: unterminated single quote at offset 2 in \"x 'y\""},
 		{"command not strings", player("command = [\"x\",\n  2] " + marker), "players.c.command[1]: must be a string, not an integer"},
 		{"command table", player("command = {x = 1} " + marker), "players.c.command: must be an array of strings, not a table"},
 		{"empty cwd", player("command = \"x\"\ncwd = \"\" " + marker), "players.c.cwd: empty directory"},
@@ -617,10 +618,10 @@ func TestSplitWords(t *testing.T) {
 		{`a 'b`, nil, "unterminated single quote"},
 		{`a "b`, nil, "unterminated double quote"},
 		{`a "b\"`, nil, "unterminated double quote"},
-		{`a\`, nil, "ends with a backslash"},
+		{`a\`, nil, "trailing backslash"},
 	}
 	for _, tt := range tests {
-		got, err := splitWords(tt.in)
+		got, err := player.SplitCommand(tt.in)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("splitWords(%q) error %v, want %q", tt.in, err, tt.err)
