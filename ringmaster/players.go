@@ -46,23 +46,7 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 		}
 		pl = gp
 	default:
-		env := []string{"GAMEMILL_GAME_ID=" + o.gameID}
-		if o.slot >= 0 {
-			env = append(env, fmt.Sprintf("GAMEMILL_SLOT=%d", o.slot))
-		}
-		keys := make([]string, 0, len(p.Environ))
-		for k := range p.Environ {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			env = append(env, k+"="+p.Environ[k])
-		}
-		stderr := o.stderr
-		if p.DiscardStderr {
-			stderr = nil
-		}
-		proc, err := player.Launch(ctx, player.Spec{Argv: p.Command, Dir: p.Cwd, Env: env, Stderr: stderr,
+		proc, err := player.Launch(ctx, player.Spec{Argv: p.Command, Dir: p.Cwd, Env: engineEnv(p, o), Stderr: o.stderrFor(p),
 			Timeout: p.Timeout, Transcript: o.transcript})
 		if err != nil {
 			return nil, fmt.Errorf("player %s: %w", p.Code, err)
@@ -98,4 +82,30 @@ func (r *Ringmaster) gnubgBinary(p *control.Player) (string, error) {
 		return "", fmt.Errorf("player %s: gnubg not found (install it: apt-get install gnubg)", p.Code)
 	}
 	return path, nil
+}
+
+// engineEnv is what an engine process gets on top of the inherited
+// environment: the game id and worker slot, then the player's environ.
+func engineEnv(p *control.Player, o launchOptions) []string {
+	env := []string{"GAMEMILL_GAME_ID=" + o.gameID}
+	if o.slot >= 0 {
+		env = append(env, fmt.Sprintf("GAMEMILL_SLOT=%d", o.slot))
+	}
+	keys := make([]string, 0, len(p.Environ))
+	for k := range p.Environ {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+p.Environ[k])
+	}
+	return env
+}
+
+// stderrFor is where a player's stderr goes: nowhere if it asks for that.
+func (o launchOptions) stderrFor(p *control.Player) io.Writer {
+	if p.DiscardStderr {
+		return nil
+	}
+	return o.stderr
 }
