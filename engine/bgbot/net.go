@@ -288,26 +288,67 @@ func (e *NetEvaluator) forward(b *backgammon.Board) {
 		v := e.x[i]
 		row := n.w1[int(i)*H : int(i)*H+H]
 		if v == 1 {
-			for j := range h {
-				h[j] += row[j]
-			}
+			addTo(h, row)
 		} else {
-			for j := range h {
-				h[j] += v * row[j]
-			}
+			axpy(h, row, v)
 		}
 	}
 	for j := range h {
 		h[j] = sigmoid(h[j])
 	}
 	for k := 0; k < NumOutputs; k++ {
-		row := n.w2[k*H : k*H+H]
-		s := n.b2[k]
-		for j, a := range h {
-			s += a * row[j]
-		}
-		e.out[k] = sigmoid(s)
+		e.out[k] = sigmoid(n.b2[k] + dot(h, n.w2[k*H:k*H+H]))
 	}
+}
+
+// addTo adds src to dst (same length), four at a time.
+func addTo(dst, src []float32) {
+	src = src[:len(dst)]
+	j := 0
+	for ; j+4 <= len(dst); j += 4 {
+		d, s := dst[j:j+4:j+4], src[j:j+4:j+4]
+		d[0] += s[0]
+		d[1] += s[1]
+		d[2] += s[2]
+		d[3] += s[3]
+	}
+	for ; j < len(dst); j++ {
+		dst[j] += src[j]
+	}
+}
+
+// axpy adds v*src to dst (same length), four at a time.
+func axpy(dst, src []float32, v float32) {
+	src = src[:len(dst)]
+	j := 0
+	for ; j+4 <= len(dst); j += 4 {
+		d, s := dst[j:j+4:j+4], src[j:j+4:j+4]
+		d[0] += v * s[0]
+		d[1] += v * s[1]
+		d[2] += v * s[2]
+		d[3] += v * s[3]
+	}
+	for ; j < len(dst); j++ {
+		dst[j] += v * src[j]
+	}
+}
+
+// dot is the inner product of a and b (same length), four sums at a time.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		x, y := a[j:j+4:j+4], b[j:j+4:j+4]
+		s0 += x[0] * y[0]
+		s1 += x[1] * y[1]
+		s2 += x[2] * y[2]
+		s3 += x[3] * y[3]
+	}
+	for ; j < len(a); j++ {
+		s0 += a[j] * b[j]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // learn moves the network that judges b toward target by one gradient step
