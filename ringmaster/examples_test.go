@@ -1,0 +1,110 @@
+package ringmaster_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/internal/peertest"
+	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/ringmaster"
+)
+
+// TestQuickExample runs the README's main job (examples/quick.toml, built-in
+// bots only) from a copy, through the real ringmaster binary.
+func TestQuickExample(t *testing.T) {
+	data, err := os.ReadFile("../examples/quick.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "quick.toml", string(data))
+	out, err := exec.Command(ringmasterBin, "run", ctl, "-j", "2").CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	results := readResults(t, filepath.Join(dir, "quick.db"))
+	if len(results) != 90 {
+		t.Errorf("%d results, want 90", len(results))
+	}
+	for _, r := range results {
+		if r.result == "forfeit" || r.winner == "" {
+			t.Errorf("built-in bots should play clean games: %+v", r)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "quick.games", r.gameID+".mat")); err != nil {
+			t.Errorf("no .mat record for %s: %v", r.gameID, err)
+		}
+	}
+	if !strings.Contains(string(out), "95% interval") || !strings.Contains(string(out), "heuristic v random (40/40 games)") {
+		t.Errorf("the final report is missing:\n%s", out)
+	}
+}
+
+func builtin(args []string) (*protocol.Server, error) {
+	opts, err := gtpengine.ParseArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	e, err := gtpengine.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return gtpengine.NewServer(e), nil
+}
+
+// TestGnubgPlayer plays a short competition between bgbot and GNU
+// Backgammon through its external interface: money games with the cube and
+// a 3-point match, every decision validated by the referee.
+func TestGnubgPlayer(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "g.toml", `competition_type = "playoff"
+game = "backgammon"
+seed = 4
+dice = "paired"
+
+[players.bgbot]
+kind = "builtin"
+args = ["--level", "net"]
+
+[players.gnubg]
+kind = "gnubg"
+command = [`+"\""+bin+"\""+`]
+plies = 0
+
+[[matchups]]
+id = "money"
+players = ["bgbot", "gnubg"]
+number_of_games = 4
+
+[[matchups]]
+id = "match"
+players = ["gnubg", "bgbot"]
+number_of_games = 2
+match_length = 3
+`)
+	rm, err := ringmaster.New(ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm.Builtin = builtin
+	var errs strings.Builder
+	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Display: io.Discard, Errors: &errs})
+	if err != nil || status != ringmaster.Finished {
+		t.Fatalf("run: %v %v\n%s", status, err, errs.String())
+	}
+	results := readResults(t, rm.DBPath())
+	if len(results) != 6 {
+		t.Fatalf("%d results, want 6", len(results))
+	}
+	for _, r := range results {
+		if r.result == "forfeit" || r.result == "unknown" {
+			t.Errorf("game %s: %s (%s)", r.gameID, r.result, r.detail)
+		}
+	}
+}
