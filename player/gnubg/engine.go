@@ -239,6 +239,16 @@ func (e *engine) need(want ...backgammon.Decision) (*backgammon.State, error) {
 // words gnubg reads after it.
 func (e *engine) boardLine(s *backgammon.State, me int) string {
 	b := fibsboard.FromState(s, me, nameMe, nameOpp)
+	// gnubg 1.07's external interface reads the two score fields of a
+	// board without a pending double the other way round from the board
+	// strings it writes itself: its evaluations give a player trailing
+	// 0-3 to 5 the leader's winning chances, and post-Crawford the leader
+	// doubles and the trailer does not. With a double pending (the turn
+	// field naming the doubler) it reads them as written. The tests pin
+	// both cases down with cube decisions that depend on the score.
+	if b.WasDoubled == 0 {
+		b.PlayerScore, b.OpponentScore = b.OpponentScore, b.PlayerScore
+	}
 	onOff := func(v bool) string {
 		if v {
 			return "on"

@@ -64,6 +64,11 @@ type Options struct {
 	// Binary is the gnubg program; "" means DefaultBinary, or "gnubg" in
 	// PATH when DefaultBinary does not exist.
 	Binary string
+	// Dir is gnubg's working directory; "" means the caller's.
+	Dir string
+	// Env holds extra KEY=VALUE entries for gnubg's environment, merged
+	// over os.Environ() (an entry replaces the inherited variable).
+	Env []string
 	// Plies is the evaluation depth for chequer play and cube decisions,
 	// 0..MaxPlies (gnubg's own default, 2, is not used: 0 means 0-ply).
 	Plies int
@@ -237,6 +242,10 @@ func launchOnce(ctx context.Context, bin string, o Options) (p *Player, retry bo
 		cmd.Stderr = io.MultiWriter(tail, o.Stderr)
 	} else {
 		cmd.Stderr = tail
+	}
+	cmd.Dir = o.Dir
+	if len(o.Env) > 0 {
+		cmd.Env = append(os.Environ(), o.Env...)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = time.Second

@@ -16,6 +16,7 @@ import (
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 )
 
@@ -249,6 +250,43 @@ func TestCubeDecisions(t *testing.T) {
 				a, err := client(t, p, s).GenTake(ctx)
 				if err != nil || a != want {
 					t.Errorf("doubled by the player far behind, beavers %v: %v, %v; want %v", beavers, a, err, want)
+				}
+			}
+			// Owning the cube and far ahead: redouble.
+			s = state(money, raceAhead, seat, [2]int{})
+			s.CubeValue, s.CubeOwner = 2, seat
+			if d, err := client(t, p, s).GenCube(ctx); err != nil || !d {
+				t.Errorf("owning the cube, far ahead: %v, %v; want double", d, err)
+			}
+			// Post-Crawford, the trailer doubles at once; the leader at
+			// match point has no reason to double.
+			match := bg.Rules{Variant: bg.Standard, MatchLength: 3, Cube: true, Crawford: true}
+			s = state(match, bg.Standard.StartBoard(), seat, [2]int{})
+			s.Score[1-seat], s.PostCrawford = 2, true
+			if d, err := client(t, p, s).GenCube(ctx); err != nil || !d {
+				t.Errorf("post-Crawford trailer: %v, %v; want double", d, err)
+			}
+			s.Score[1-seat], s.Score[seat] = 0, 2
+			if d, err := client(t, p, s).GenCube(ctx); err != nil || d {
+				t.Errorf("post-Crawford leader: %v, %v; want no double", d, err)
+			}
+			// Post-Crawford, 5-point match, the leader 1-away doubles the
+			// trailer 4-away, who has few chances: the trailer takes
+			// (nothing to lose), where the leader would drop the same
+			// double from the trailer.
+			match5 := bg.Rules{Variant: bg.Standard, MatchLength: 5, Cube: true, Crawford: true}
+			for _, takerScore := range []int{0, 4} {
+				s := state(match5, raceAhead, 1-seat, [2]int{})
+				s.Score[seat], s.Score[1-seat], s.PostCrawford = takerScore, 4-takerScore, true
+				if err := s.Double(); err != nil {
+					t.Fatal(err)
+				}
+				want := protocol.Take
+				if takerScore == 4 {
+					want = protocol.Drop
+				}
+				if a, err := client(t, p, s).GenTake(ctx); err != nil || a != want {
+					t.Errorf("post-Crawford, taker at %d, doubler at %d: %v, %v; want %v", takerScore, 4-takerScore, a, err, want)
 				}
 			}
 			// The cube owned by the opponent: no double, without asking.
@@ -511,4 +549,19 @@ func BenchmarkGnubgDecision0Ply(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "decisions/s")
+}
+
+func TestExampleControlFile(t *testing.T) {
+	c, err := control.Load("../../examples/bgbot-vs-gnubg.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := c.Players["gnubg"]
+	if g == nil || g.Kind != control.KindGnubg || g.Plies != 0 {
+		t.Errorf("gnubg player: %+v", g)
+	}
+	if len(c.Matchups) != 1 {
+		t.Fatalf("%d matchups", len(c.Matchups))
+	}
+	t.Logf("%+v", *c.Matchups[0])
 }
