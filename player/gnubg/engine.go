@@ -29,8 +29,8 @@ const maxAnswer = 4096
 
 // Names written into the board strings; gnubg ignores them.
 const (
-	nameMe  = "gamemill"
-	nameOpp = "opponent"
+	nameMe  = "gm"
+	nameOpp = "op"
 )
 
 var errNoPosition = errors.New("no position set")

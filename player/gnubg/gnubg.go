@@ -263,13 +263,13 @@ func launchOnce(ctx context.Context, bin string, o Options) (p *Player, retry bo
 	}()
 	conn, err := p.dial(ctx)
 	if err != nil {
-		p.kill()
 		exited := false
 		select {
 		case <-p.exited:
 			exited = true
 		default:
 		}
+		p.kill()
 		out := tail.String()
 		retry = exited && strings.Contains(out, "in use")
 		if exited {

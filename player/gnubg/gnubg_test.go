@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -564,4 +566,27 @@ func TestExampleControlFile(t *testing.T) {
 		t.Fatalf("%d matchups", len(c.Matchups))
 	}
 	t.Logf("%+v", *c.Matchups[0])
+}
+
+func TestLaunchFailures(t *testing.T) {
+	start := time.Now()
+	_, err := Launch(context.Background(), Options{Binary: "/bin/false"})
+	if !errors.Is(err, protocol.ErrEngineExited) {
+		t.Errorf("Launch of a program that exits: %v, want ErrEngineExited", err)
+	}
+	if _, err := Launch(context.Background(), Options{Binary: "/nonexistent/gnubg"}); err == nil {
+		t.Error("Launch of a missing program succeeded")
+	}
+	// A program that never listens: the start timeout ends the wait.
+	sleeper := filepath.Join(t.TempDir(), "sleeper")
+	if err := os.WriteFile(sleeper, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Launch(context.Background(), Options{Binary: sleeper, StartTimeout: 300 * time.Millisecond})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Launch of a program that never listens: %v, want a deadline error", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("failures took %v", d)
+	}
 }
