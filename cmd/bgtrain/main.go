@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/ratings"
 )
@@ -143,6 +144,9 @@ func duel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 2000, "games to play (an even number: pairs of games with the same dice)")
 	seed := fs.Uint64("seed", 1, "dice seed")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel games")
+	cube := fs.Bool("cube", false, "money play with the doubling cube (default: cubeless)")
+	jacoby := fs.Bool("jacoby", false, "with --cube: the Jacoby rule")
+	beavers := fs.Bool("beavers", false, "with --cube: beavers allowed")
 	noBearoffFlag := fs.Bool("no-bearoff", false, "judge bear-offs with the network instead of the bearoff database")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -188,13 +192,18 @@ func duel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	begin := time.Now()
-	pairs, err := bgbot.Duel(ctx, bgbot.DuelConfig{Pairs: max(*games/2, 1), Seed: *seed, Workers: *workers}, lockFactory(newA), lockFactory(newB))
+	rules := backgammon.Rules{Variant: backgammon.Standard, Cube: *cube, Jacoby: *cube && *jacoby, Beavers: *cube && *beavers}
+	pairs, err := bgbot.Duel(ctx, bgbot.DuelConfig{Pairs: max(*games/2, 1), Seed: *seed, Workers: *workers, Rules: rules}, lockFactory(newA), lockFactory(newB))
 	if err != nil {
 		return err
 	}
 	s := ratings.PairedPointsPerGame(pairs)
-	fmt.Fprintf(stdout, "%s (plies %d) vs %s (plies %d): %d games (%d duplicate pairs), cubeless money, seed %d, %v\n",
-		*a, *aPlies, *b, *bPlies, s.N, s.Samples, *seed, time.Since(begin).Round(time.Millisecond))
+	kind := "cubeless money"
+	if *cube {
+		kind = "money with the cube"
+	}
+	fmt.Fprintf(stdout, "%s (plies %d) vs %s (plies %d): %d games (%d duplicate pairs), %s, seed %d, %v\n",
+		*a, *aPlies, *b, *bPlies, s.N, s.Samples, kind, *seed, time.Since(begin).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "A points per game %+.3f, 95%% interval [%+.3f, %+.3f], std err %.3f\n", s.Mean, s.Low, s.High, s.StdErr)
 	return nil
 }
