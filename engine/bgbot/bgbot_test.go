@@ -326,12 +326,21 @@ func TestDuelStrength(t *testing.T) {
 
 // BenchmarkNetDecision measures 0-ply checker-play decisions of the net on
 // one core, over positions from self-play games with their rolls.
-func BenchmarkNetDecision(b *testing.B) {
+func BenchmarkNetDecision(b *testing.B) { benchDecisions(b, 0) }
+
+// BenchmarkNetDecision1Ply is BenchmarkNetDecision searching 1 ply.
+func BenchmarkNetDecision1Ply(b *testing.B) { benchDecisions(b, 1) }
+
+func benchDecisions(b *testing.B, plies int) {
 	type pos struct {
 		b      backgammon.Board
 		d1, d2 int
 	}
-	bot, err := NewBot(Config{Level: LevelNet})
+	bot, err := NewBot(Config{Level: LevelNet, Plies: plies})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fast, err := NewBot(Config{Level: LevelNet})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -348,7 +357,7 @@ func BenchmarkNetDecision(b *testing.B) {
 				continue
 			}
 			ps = append(ps, pos{s.Board, s.Dice[0], s.Dice[1]})
-			m, _, _ := bot.ChooseMove(s.Board, s.Dice[0], s.Dice[1])
+			m, _, _ := fast.ChooseMove(s.Board, s.Dice[0], s.Dice[1])
 			_ = s.Play(m)
 		}
 	}
@@ -358,4 +367,24 @@ func BenchmarkNetDecision(b *testing.B) {
 		bot.ChooseMove(p.b, p.d1, p.d2)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+}
+
+func TestDeepSearch(t *testing.T) {
+	b := backgammon.Standard.StartBoard()
+	for plies := 2; plies <= MaxPlies; plies++ {
+		if plies == 3 && testing.Short() {
+			continue
+		}
+		bot, err := NewBot(Config{Level: LevelNet, Plies: plies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, p, ok := bot.ChooseMove(b, 4, 2)
+		if got := backgammon.Format(b, m); !ok || got != "8/4 6/4" {
+			t.Errorf("%d-ply opening 42: %q %v", plies, got, p)
+		}
+		if q := bot.Probs(b); q[Win] < 0.4 || q[Win] > 0.6 {
+			t.Errorf("%d-ply start position: %v", plies, q)
+		}
+	}
 }
