@@ -194,6 +194,20 @@ func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 	return ce, nil
 }
 
+// noiseScale converts noise in equity into the units of s's cube
+// equities: 1 in money play, half the swing in match winning chances
+// between winning and losing a single game at the current cube in matches.
+func (bt *Bot) noiseScale(s *backgammon.State) float64 {
+	if s.Money() || bt.cfg.Noise == 0 {
+		return 1
+	}
+	mi, err := bt.matchInfo(s, s.Move)
+	if err != nil {
+		return 1
+	}
+	return (bt.met.mwc(Probs{Win: 1}, mi, mi.cube) - bt.met.mwc(Probs{}, mi, mi.cube)) / 2
+}
+
 // Double decides whether the player on roll of s doubles. It answers false
 // whenever the rules do not allow a double and for the random level.
 func (bt *Bot) Double(s *backgammon.State) (bool, error) {
@@ -204,7 +218,7 @@ func (bt *Bot) Double(s *backgammon.State) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("double: %w", err)
 	}
-	ce.NoDouble += float64(bt.noise())
+	ce.NoDouble += float64(bt.noise()) * bt.noiseScale(s)
 	return ce.ShouldDouble(), nil
 }
 
@@ -222,7 +236,7 @@ func (bt *Bot) Take(s *backgammon.State) (Answer, error) {
 		return 0, fmt.Errorf("take: %w", err)
 	}
 	// ce is the doubler's view; the taker compares the opposite.
-	ce.DoubleTake += float64(bt.noise())
+	ce.DoubleTake += float64(bt.noise()) * bt.noiseScale(s)
 	if ce.DoubleTake > ce.DoublePass {
 		return AnswerDrop, nil
 	}
@@ -241,7 +255,7 @@ func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error)
 		return m, false, fmt.Errorf("move: %w", backgammon.ErrNotNow)
 	}
 	bt.SetVariant(s.Variant)
-	obj := Probs.Equity
+	obj, scale := Probs.Equity, float32(1)
 	if !s.Money() {
 		mi, err := bt.matchInfo(s, s.Move)
 		if err != nil {
@@ -249,7 +263,10 @@ func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error)
 		}
 		met := bt.met
 		obj = func(p Probs) float32 { return float32(met.mwc(p, mi, mi.cube)) }
+		// One unit of equity is half the swing between winning and
+		// losing a single game at this cube, in match winning chances.
+		scale = float32(met.mwc(Probs{Win: 1}, mi, mi.cube)-met.mwc(Probs{}, mi, mi.cube)) / 2
 	}
-	m, _, ok = bt.choose(s.Board, s.Dice[0], s.Dice[1], obj)
+	m, _, ok = bt.choose(s.Board, s.Dice[0], s.Dice[1], obj, scale)
 	return m, ok, nil
 }

@@ -163,12 +163,13 @@ func (bt *Bot) SetVariant(v backgammon.Variant) { bt.checkers = v.Checkers() }
 // when no checker can move (the move is then empty, its probabilities
 // those of the unchanged position).
 func (bt *Bot) ChooseMove(board backgammon.Board, d1, d2 int) (backgammon.Move, Probs, bool) {
-	return bt.choose(board, d1, d2, Probs.Equity)
+	return bt.choose(board, d1, d2, Probs.Equity, 1)
 }
 
 // choose is ChooseMove with the root objective obj (higher is better for
-// the mover). Deeper plies always use cubeless equity.
-func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float32) (backgammon.Move, Probs, bool) {
+// the mover), whose units are noiseScale times those of equity. Deeper
+// plies always use cubeless equity.
+func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float32, noiseScale float32) (backgammon.Move, Probs, bool) {
 	moves, boards := bt.gens[0].Generate(board, d1, d2)
 	random := bt.cfg.Level == LevelRandom && bt.cfg.Evaluator == nil
 	if len(moves) == 1 && moves[0].N == 0 {
@@ -189,13 +190,13 @@ func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float3
 	bt.cands = c
 	for i := range c {
 		c[i].probs = bt.after(&c[i].board, 0)
-		c[i].score = obj(c[i].probs) + bt.noise()
+		c[i].score = obj(c[i].probs) + noiseScale*bt.noise()
 	}
 	for ply := 1; ply <= bt.cfg.Plies && len(c) > 1; ply++ {
 		c = prune(c, Filters[ply-1])
 		for i := range c {
 			c[i].probs = bt.after(&c[i].board, ply)
-			c[i].score = obj(c[i].probs) + bt.noise()
+			c[i].score = obj(c[i].probs) + noiseScale*bt.noise()
 		}
 	}
 	best := 0
