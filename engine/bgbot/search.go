@@ -58,6 +58,8 @@ type Config struct {
 	Seed uint64
 	// Weights for LevelNet; nil uses DefaultWeights.
 	Weights *Weights
+	// Filters are the move filters; the zero value means DefaultFilters.
+	Filters [MaxPlies]Filter
 	// Evaluator, when set, replaces the level's evaluator (LevelRandom
 	// still chooses at random).
 	Evaluator Evaluator
@@ -78,9 +80,12 @@ type Filter struct {
 	Margin float32
 }
 
-// Filters are the move filters applied after depth 0, 1, ... of a search,
-// similar to gnubg's defaults.
-var Filters = [MaxPlies]Filter{{Keep: 8, Margin: 0.16}, {Keep: 3, Margin: 0.06}, {Keep: 2, Margin: 0.03}}
+// DefaultFilters are the move filters applied after depth 0, 1, ... of a
+// search, similar to gnubg's defaults: keep 8 within 0.16 after 0-ply, 3
+// within 0.06 after 1-ply, 2 within 0.03 after 2-ply.
+func DefaultFilters() [MaxPlies]Filter {
+	return [MaxPlies]Filter{{Keep: 8, Margin: 0.16}, {Keep: 3, Margin: 0.06}, {Keep: 2, Margin: 0.03}}
+}
 
 // Bot chooses moves and cube actions. It is for one goroutine at a time.
 type Bot struct {
@@ -117,6 +122,14 @@ func NewBot(cfg Config) (*Bot, error) {
 		checkers: 15,
 		ev:       cfg.Evaluator,
 		bearoff:  cfg.Bearoff,
+	}
+	if cfg.Filters == ([MaxPlies]Filter{}) {
+		b.cfg.Filters = DefaultFilters()
+	}
+	for i, f := range b.cfg.Filters {
+		if f.Keep < 1 || f.Margin < 0 {
+			return nil, fmt.Errorf("new bot: filter %d keeps %d within %v", i, f.Keep, f.Margin)
+		}
 	}
 	if cfg.NoBearoff {
 		b.bearoff = nil
@@ -193,7 +206,7 @@ func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float3
 		c[i].score = obj(c[i].probs) + noiseScale*bt.noise()
 	}
 	for ply := 1; ply <= bt.cfg.Plies && len(c) > 1; ply++ {
-		c = prune(c, Filters[ply-1])
+		c = prune(c, bt.cfg.Filters[ply-1])
 		for i := range c {
 			c[i].probs = bt.after(&c[i].board, ply)
 			c[i].score = obj(c[i].probs) + noiseScale*bt.noise()
