@@ -15,8 +15,8 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/fibsboard"
-	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
 // maxRequest is the longest line gnubg's external interface reads whole:
@@ -33,8 +33,6 @@ const (
 	nameOpp = "op"
 )
 
-var errNoPosition = errors.New("no position set")
-
 // engine implements protocol.BackgammonEngine and protocol.Evaluator by
 // asking gnubg's external interface over conn. The protocol server calls
 // it one command at a time; shutdown, setCallContext and fatal may be
@@ -45,8 +43,7 @@ type engine struct {
 	plies int
 	wire  func(sent bool, line string)
 
-	rules backgammon.Rules
-	state *backgammon.State
+	bgstate.Keeper
 
 	mu      sync.Mutex
 	callCtx context.Context // the context of the Do in progress, if any
@@ -56,7 +53,6 @@ type engine struct {
 func newEngine(conn net.Conn, o Options) *engine {
 	return &engine{
 		conn: conn, r: bufio.NewReaderSize(conn, maxAnswer), plies: o.Plies, wire: o.ExternalTranscript,
-		rules: backgammon.Rules{Variant: backgammon.Standard, Cube: true},
 	}
 }
 
@@ -186,53 +182,14 @@ func (e *engine) transportError(ctx, call context.Context, what string, err erro
 // SetGame implements protocol.BackgammonEngine. gnubg's external interface
 // plays only the standard variant.
 func (e *engine) SetGame(r protocol.GameRules) error {
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	v, err := backgammon.ParseVariant(r.Variant)
+	rules, err := bgstate.Rules(r)
 	if err != nil {
 		return err
 	}
-	if v != backgammon.Standard {
+	if rules.Variant != backgammon.Standard {
 		return fmt.Errorf("gnubg's external interface plays only standard backgammon, not %s", r.Variant)
 	}
-	e.rules = backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
-		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
-	e.state = nil
-	return nil
-}
-
-// SetPosition implements protocol.BackgammonEngine.
-func (e *engine) SetPosition(positionID, matchID string) error {
-	e.state = nil
-	s, err := gnubgid.DecodeState(positionID, matchID, e.rules)
-	if err != nil {
-		return err
-	}
-	if err := s.Board.Validate(s.Variant); err != nil {
-		return fmt.Errorf("position %s: %w", positionID, err)
-	}
-	if s.GameState != backgammon.GamePlaying {
-		return fmt.Errorf("match ID %s: no game in progress", matchID)
-	}
-	if s.Board.OnBoard(backgammon.OnRoll) == 0 || s.Board.OnBoard(backgammon.Opponent) == 0 {
-		return fmt.Errorf("position %s: a side has no checkers left, but the game is in progress", positionID)
-	}
-	e.state = s
-	return nil
-}
-
-func (e *engine) need(want ...backgammon.Decision) (*backgammon.State, error) {
-	if e.state == nil {
-		return nil, errNoPosition
-	}
-	d := e.state.Decision()
-	for _, w := range want {
-		if d == w {
-			return e.state, nil
-		}
-	}
-	return nil, fmt.Errorf("the position waits for a %v decision", d)
+	return e.Keeper.SetGame(r)
 }
 
 // boardLine writes the FIBS board string of s for player me and the rule
@@ -263,7 +220,7 @@ func (e *engine) boardLine(s *backgammon.State, me int) string {
 // GenMove implements protocol.BackgammonEngine: it asks gnubg for the move
 // of the player on roll and checks it against the legal moves.
 func (e *engine) GenMove(ctx context.Context) (string, error) {
-	s, err := e.need(backgammon.DecideMove)
+	s, err := e.Need(backgammon.DecideMove)
 	if err != nil {
 		return "", err
 	}
@@ -284,7 +241,7 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 // GenCube implements protocol.BackgammonEngine. A player who may not double
 // answers no_double without asking gnubg.
 func (e *engine) GenCube(ctx context.Context) (bool, error) {
-	s, err := e.need(backgammon.DecideCube, backgammon.NeedRoll)
+	s, err := e.Need(backgammon.DecideCube, backgammon.NeedRoll)
 	if err != nil {
 		return false, err
 	}
@@ -309,7 +266,7 @@ func (e *engine) GenCube(ctx context.Context) (bool, error) {
 // fibsboard.FromState writes from the taker's view. A beaver where the
 // rules allow none becomes a take.
 func (e *engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
-	s, err := e.need(backgammon.DecideTake)
+	s, err := e.Need(backgammon.DecideTake)
 	if err != nil {
 		return 0, err
 	}
@@ -341,10 +298,11 @@ func (e *engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
 // probabilities.
 func (e *engine) Evaluate(ctx context.Context) ([6]float64, error) {
 	var v [6]float64
-	if e.state == nil {
-		return v, errNoPosition
+	st, err := e.State()
+	if err != nil {
+		return v, err
 	}
-	c := *e.state
+	c := *st
 	c.Dice = [2]int{}
 	c.Doubled, c.Turn, c.Resigned = false, c.Move, backgammon.NoResult
 	ans, err := e.request(ctx, fmt.Sprintf("evaluation fibsboard %s plies %d cubeful", e.boardLine(&c, c.Move), e.plies))
@@ -365,7 +323,7 @@ func (e *engine) Evaluate(ctx context.Context) ([6]float64, error) {
 	if !c.Money() {
 		v[5] = 2*v[0] - 1 + v[1] - v[3] + v[2] - v[4]
 	}
-	if e.state.Turn != e.state.Move {
+	if st.Turn != st.Move {
 		v = [6]float64{1 - v[0], v[3], v[4], v[1], v[2], -v[5]}
 	}
 	return v, nil

@@ -7,42 +7,22 @@ import (
 	"testing"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
-	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
 // testEngine is a small rules-following engine for referee tests: it plays
 // the first legal move, and its cube behaviour and misbehaviour are set by
 // fields.
 type testEngine struct {
-	rules      bg.Rules
-	st         *bg.State
-	doubles    bool   // double whenever allowed
-	drops      bool   // drop every double
-	beavers    bool   // beaver every double
-	illegal    bool   // answer moves that are not legal
-	failOnMove bool   // answer genmove with a failure
-	panicOn    string // exit the server on this command
-}
-
-func (e *testEngine) SetGame(r protocol.GameRules) error {
-	v, err := bg.ParseVariant(r.Variant)
-	if err != nil {
-		return err
-	}
-	e.rules = bg.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford, Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
-	return nil
-}
-
-func (e *testEngine) SetPosition(pos, match string) error {
-	st, err := gnubgid.DecodeState(pos, match, e.rules)
-	if err != nil {
-		return err
-	}
-	e.st = st
-	return nil
+	bgstate.Keeper
+	doubles    bool // double whenever allowed
+	drops      bool // drop every double
+	beavers    bool // beaver every double
+	illegal    bool // answer moves that are not legal
+	failOnMove bool // answer genmove with a failure
 }
 
 func (e *testEngine) GenMove(ctx context.Context) (string, error) {
@@ -52,11 +32,15 @@ func (e *testEngine) GenMove(ctx context.Context) (string, error) {
 	if e.illegal {
 		return "24/1", nil
 	}
-	moves := e.st.LegalMoves()
+	st, err := e.Need(bg.DecideMove)
+	if err != nil {
+		return "", err
+	}
+	moves := st.LegalMoves()
 	if len(moves) == 0 || moves[0].N == 0 {
 		return protocol.NoMove, nil
 	}
-	return bg.Format(e.st.Board, moves[0]), nil
+	return bg.Format(st.Board, moves[0]), nil
 }
 
 func (e *testEngine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }

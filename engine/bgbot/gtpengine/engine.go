@@ -8,7 +8,6 @@ package gtpengine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +16,8 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
-	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
 // Name and Version are what the engine answers to name and version.
@@ -94,10 +93,8 @@ func ParseArgs(args []string) (Options, error) {
 // Engine is the protocol adapter. It is for one connection at a time (the
 // protocol server calls it one command at a time).
 type Engine struct {
-	bot     *bgbot.Bot
-	rules   backgammon.Rules
-	haveSet bool // set_game was given
-	state   *backgammon.State
+	bot *bgbot.Bot
+	bgstate.Keeper
 }
 
 // New builds an engine, loading the weights the options name.
@@ -118,7 +115,7 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
-	return &Engine{bot: bot, rules: backgammon.Rules{Variant: backgammon.Standard, Cube: true}}, nil
+	return &Engine{bot: bot}, nil
 }
 
 // NewServer returns a protocol server with the backgammon command set
@@ -142,67 +139,19 @@ func Serve(ctx context.Context, opts Options, r io.Reader, w io.Writer) error {
 	return nil
 }
 
-// errNoPosition is returned by decisions asked before a valid set_position.
-var errNoPosition = errors.New("no position set")
-
 // SetGame implements protocol.BackgammonEngine. It forgets the position.
 func (e *Engine) SetGame(r protocol.GameRules) error {
-	if err := r.Validate(); err != nil {
+	if err := e.Keeper.SetGame(r); err != nil {
 		return err
 	}
-	v, err := backgammon.ParseVariant(r.Variant)
-	if err != nil {
-		return err
-	}
-	e.rules = backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
-		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
-	e.state = nil
-	e.haveSet = true
-	e.bot.SetVariant(v)
+	e.bot.SetVariant(e.GameRules().Variant)
 	return nil
-}
-
-// SetPosition implements protocol.BackgammonEngine. Without an earlier
-// set_game the rules are standard money play with the cube.
-func (e *Engine) SetPosition(positionID, matchID string) error {
-	e.state = nil
-	s, err := gnubgid.DecodeState(positionID, matchID, e.rules)
-	if err != nil {
-		return err
-	}
-	if err := s.Board.Validate(s.Variant); err != nil {
-		return fmt.Errorf("position %s: %w", positionID, err)
-	}
-	if e.haveSet && s.MatchLength != e.rules.MatchLength {
-		return fmt.Errorf("match ID %s: match length %d, but set_game said %d", matchID, s.MatchLength, e.rules.MatchLength)
-	}
-	if s.GameState != backgammon.GamePlaying {
-		return fmt.Errorf("match ID %s: no game in progress", matchID)
-	}
-	if s.Board.OnBoard(backgammon.OnRoll) == 0 || s.Board.OnBoard(backgammon.Opponent) == 0 {
-		return fmt.Errorf("position %s: a side has no checkers left, but the game is in progress", positionID)
-	}
-	e.state = s
-	return nil
-}
-
-func (e *Engine) need(want ...backgammon.Decision) (*backgammon.State, error) {
-	if e.state == nil {
-		return nil, errNoPosition
-	}
-	d := e.state.Decision()
-	for _, w := range want {
-		if d == w {
-			return e.state, nil
-		}
-	}
-	return nil, fmt.Errorf("the position waits for a %v decision", d)
 }
 
 // GenMove implements protocol.BackgammonEngine: the move in gnubg
 // notation, or "none" when no checker can move.
 func (e *Engine) GenMove(ctx context.Context) (string, error) {
-	s, err := e.need(backgammon.DecideMove)
+	s, err := e.Need(backgammon.DecideMove)
 	if err != nil {
 		return "", err
 	}
@@ -220,7 +169,7 @@ func (e *Engine) GenMove(ctx context.Context) (string, error) {
 // double (cube owned by the opponent, Crawford game, cubeless play)
 // answers no_double.
 func (e *Engine) GenCube(ctx context.Context) (bool, error) {
-	s, err := e.need(backgammon.DecideCube, backgammon.NeedRoll)
+	s, err := e.Need(backgammon.DecideCube, backgammon.NeedRoll)
 	if err != nil {
 		return false, err
 	}
@@ -229,7 +178,7 @@ func (e *Engine) GenCube(ctx context.Context) (bool, error) {
 
 // GenTake implements protocol.BackgammonEngine.
 func (e *Engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
-	s, err := e.need(backgammon.DecideTake)
+	s, err := e.Need(backgammon.DecideTake)
 	if err != nil {
 		return 0, err
 	}
@@ -250,10 +199,10 @@ func (e *Engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
 // position for the player on roll (before the roll, at the configured
 // depth) and their cubeless money equity.
 func (e *Engine) Evaluate(ctx context.Context) ([6]float64, error) {
-	if e.state == nil {
-		return [6]float64{}, errNoPosition
+	s, err := e.State()
+	if err != nil {
+		return [6]float64{}, err
 	}
-	s := e.state
 	e.bot.SetVariant(s.Variant)
 	p := e.bot.Probs(s.Board)
 	var v [6]float64

@@ -18,33 +18,15 @@ import (
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
 type engine struct {
-	rules   bg.Rules
-	st      *bg.State
+	bgstate.Keeper
 	moves   int
 	after   int
 	mode    string
 	doubles bool
-}
-
-func (e *engine) SetGame(r protocol.GameRules) error {
-	v, err := bg.ParseVariant(r.Variant)
-	if err != nil {
-		return err
-	}
-	e.rules = bg.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford, Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
-	return nil
-}
-
-func (e *engine) SetPosition(pos, match string) error {
-	st, err := gnubgid.DecodeState(pos, match, e.rules)
-	if err != nil {
-		return err
-	}
-	e.st = st
-	return nil
 }
 
 func (e *engine) GenMove(ctx context.Context) (string, error) {
@@ -67,14 +49,18 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 			return "", errors.New("cannot think")
 		}
 	}
-	moves := e.st.LegalMoves()
+	st, err := e.Need(bg.DecideMove)
+	if err != nil {
+		return "", err
+	}
+	moves := st.LegalMoves()
 	if len(moves) == 1 && moves[0].N == 0 {
 		return protocol.NoMove, nil
 	}
-	pos, match := gnubgid.Encode(e.st)
+	pos, match := gnubgid.Encode(st)
 	h := fnv.New32a()
 	h.Write([]byte(pos + match))
-	return bg.Format(e.st.Board, moves[int(h.Sum32())%len(moves)]), nil
+	return bg.Format(st.Board, moves[int(h.Sum32())%len(moves)]), nil
 }
 
 func (e *engine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }

@@ -1,0 +1,104 @@
+// Package bgstate keeps what a backgammon engine has been told through the
+// command set: the rules from set_game and the full state from
+// set_position, decoded and checked. Engines (bgbot, the gnubg adapter,
+// test engines) embed a Keeper and implement only their decisions.
+package bgstate
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// ErrNoPosition is returned for a decision asked before a valid set_position.
+var ErrNoPosition = errors.New("no position set")
+
+// Rules turns set_game's arguments into the rules of the game.
+func Rules(r protocol.GameRules) (backgammon.Rules, error) {
+	if err := r.Validate(); err != nil {
+		return backgammon.Rules{}, err
+	}
+	v, err := backgammon.ParseVariant(r.Variant)
+	if err != nil {
+		return backgammon.Rules{}, err
+	}
+	return backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
+		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}, nil
+}
+
+// Keeper holds the rules and the current state. Its zero value plays
+// standard money games with the cube until set_game says otherwise.
+type Keeper struct {
+	rules   backgammon.Rules
+	haveSet bool
+	state   *backgammon.State
+}
+
+// SetGame records the rules and forgets the position.
+func (k *Keeper) SetGame(r protocol.GameRules) error {
+	rules, err := Rules(r)
+	if err != nil {
+		return err
+	}
+	k.rules, k.haveSet, k.state = rules, true, nil
+	return nil
+}
+
+// GameRules returns the rules in force.
+func (k *Keeper) GameRules() backgammon.Rules {
+	if !k.haveSet {
+		return backgammon.Rules{Cube: true}
+	}
+	return k.rules
+}
+
+// SetPosition decodes and checks the state; on error the old position is
+// forgotten, so no decision is made on a stale one.
+func (k *Keeper) SetPosition(positionID, matchID string) error {
+	k.state = nil
+	rules := k.GameRules()
+	s, err := gnubgid.DecodeState(positionID, matchID, rules)
+	if err != nil {
+		return err
+	}
+	if err := s.Board.Validate(s.Variant); err != nil {
+		return fmt.Errorf("position %s: %w", positionID, err)
+	}
+	if k.haveSet && s.MatchLength != rules.MatchLength {
+		return fmt.Errorf("match ID %s: match length %d, but set_game said %d", matchID, s.MatchLength, rules.MatchLength)
+	}
+	if s.GameState != backgammon.GamePlaying {
+		return fmt.Errorf("match ID %s: no game in progress", matchID)
+	}
+	if s.Board.OnBoard(backgammon.OnRoll) == 0 || s.Board.OnBoard(backgammon.Opponent) == 0 {
+		return fmt.Errorf("position %s: a side has no checkers left, but the game is in progress", positionID)
+	}
+	k.state = s
+	return nil
+}
+
+// State returns the current state, or ErrNoPosition.
+func (k *Keeper) State() (*backgammon.State, error) {
+	if k.state == nil {
+		return nil, ErrNoPosition
+	}
+	return k.state, nil
+}
+
+// Need returns the state if it waits for one of the given decisions.
+func (k *Keeper) Need(want ...backgammon.Decision) (*backgammon.State, error) {
+	s, err := k.State()
+	if err != nil {
+		return nil, err
+	}
+	d := s.Decision()
+	for _, w := range want {
+		if d == w {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("the position waits for a %v decision", d)
+}
