@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -250,4 +252,101 @@ func exitCode(err error) int {
 		return ee.ExitCode()
 	}
 	return -1
+}
+
+// TestExitCodes checks the documented exit statuses of the command: 2 for
+// usage errors, 1 for errors (a control file error names file, line and
+// key), 3 for a run interrupted by SIGINT, whose games the next run
+// finishes, each id once.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeControl(t, dir, "bad.toml", "competition_type = \"playoff\"\ngame = \"backgammon\"\nnumber_of_games = 2\n\n[players.a]\ncommand = \"x\"\nsurprise = 1\n")
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "usage"},
+		{[]string{"frobnicate", bad}, 2, "no such command: frobnicate"},
+		{[]string{"run", bad, "--parallel", "0"}, 2, "--parallel"},
+		{[]string{"run", bad}, 1, "bad.toml:7: players.a.surprise"},
+		{[]string{"show", filepath.Join(dir, "missing.toml")}, 1, "missing.toml"},
+		{[]string{"--help"}, 0, "usage"},
+	}
+	for _, c := range cases {
+		out, err := exec.Command(ringmasterBin, c.args...).CombinedOutput()
+		if code := exitCode(err); code != c.code || !strings.Contains(string(out), c.want) {
+			t.Errorf("ringmaster %q: exit %d, output %q; want %d and %q", c.args, code, out, c.code, c.want)
+		}
+	}
+
+	ctl := writeControl(t, dir, "int.toml", fmt.Sprintf(killControl, fakeEngine))
+	cmd := exec.Command(ringmasterBin, "run", ctl, "-q", "-j", "2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "int.db")
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(db); err == nil && len(readResults(t, db)) > 2 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if code := exitCode(cmd.Wait()); code != 3 {
+		t.Fatalf("interrupted run: exit %d, want 3", code)
+	}
+	before := len(readResults(t, db))
+	if out, err := exec.Command(ringmasterBin, "run", ctl, "-q", "-j", "2").CombinedOutput(); err != nil {
+		t.Fatalf("resumed run: %v\n%s", err, out)
+	}
+	after := readResults(t, db)
+	seen := map[string]bool{}
+	for _, r := range after {
+		if seen[r.gameID] {
+			t.Errorf("game %s recorded twice", r.gameID)
+		}
+		seen[r.gameID] = true
+	}
+	if len(after) != 140 || before >= 140 {
+		t.Errorf("interrupted at %d results, finished with %d; want fewer than 140, then 140", before, len(after))
+	}
+}
+
+// TestLiveDisplay checks the full-screen view: games in progress, the
+// results so far and recent results.
+func TestLiveDisplay(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "live.toml", strings.Replace(fmt.Sprintf(killControl, fakeEngine), "number_of_games = 120", "number_of_games = 300", 1))
+	rm, err := ringmaster.New(ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var display syncBuffer
+	if _, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Live: true, Display: &display, Errors: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	text := display.String()
+	for _, want := range []string{"games in progress:", "(Ctrl-X or 'ringmaster stop'", "= Results =", "game money_", "points/game for p1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("live display lacks %q", want)
+		}
+	}
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
