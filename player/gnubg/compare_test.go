@@ -1,0 +1,69 @@
+package gnubg
+
+import (
+	"context"
+	"testing"
+
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// BenchmarkCompare0Ply sets bgbot's net and gnubg side by side on the same
+// 200 positions (each a roll to play): bgbot called directly, bgbot through
+// the protocol over in-memory pipes (set_position + genmove), and gnubg
+// through its external interface via the adapter (the same two commands).
+func BenchmarkCompare0Ply(b *testing.B) {
+	positions := benchPositions(200)
+	ctx := context.Background()
+
+	b.Run("bgbot-direct", func(b *testing.B) {
+		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rules := bg.Rules{Variant: bg.Standard, Cube: true}
+		for i := 0; b.Loop(); i++ {
+			ps := positions[i%len(positions)]
+			s, err := gnubgid.DecodeState(ps[0], ps[1], rules)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := bot.Move(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+	})
+	run := func(b *testing.B, p player.Player) {
+		c := &protocol.BackgammonClient{R: p}
+		if err := c.SetGame(ctx, protocol.GameRules{Variant: "standard"}); err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; b.Loop(); i++ {
+			ps := positions[i%len(positions)]
+			if err := c.SetPosition(ctx, ps[0], ps[1]); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := c.GenMove(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+	}
+	b.Run("bgbot-protocol", func(b *testing.B) {
+		e, err := gtpengine.New(gtpengine.DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := player.NewInProcess(gtpengine.NewServer(e))
+		defer p.Close()
+		run(b, p)
+	})
+	b.Run("gnubg-protocol", func(b *testing.B) {
+		run(b, launch(b, Options{}))
+	})
+}
