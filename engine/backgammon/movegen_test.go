@@ -153,3 +153,60 @@ func BenchmarkLegalMoves(b *testing.B) {
 	b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(positions), "ns/position")
 }
+
+func TestParseNotationForms(t *testing.T) {
+	gen := NewMoveGen()
+	start := Standard.StartBoard()
+	cases := []struct {
+		text   string
+		d1, d2 int
+		want   string
+	}{
+		{"24/18 13/11", 6, 2, "24/18 13/11"},
+		{"24 18 13 11", 6, 2, "24/18 13/11"},
+		{"24/18, 13/11", 6, 2, "24/18 13/11"},
+		{"13/11 24/18", 6, 2, "24/18 13/11"},
+		{"24/18/13", 6, 5, "24/13"},
+		{"24/13", 6, 5, "24/13"},
+		{"8/4(2) 6/2(2)", 4, 4, "8/4(2) 6/2(2)"},
+		{"8/4 8/4 6/2 6/2", 4, 4, "8/4(2) 6/2(2)"},
+		{"8 4 8 4 6 2 6 2", 4, 4, "8/4(2) 6/2(2)"},
+		{"13/7*/1", 6, 6, ""},
+	}
+	for _, c := range cases {
+		m, err := gen.ResolveMove(start, c.d1, c.d2, c.text)
+		if c.want == "" {
+			if err == nil {
+				t.Errorf("%q with %d%d: accepted an illegal move", c.text, c.d1, c.d2)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q with %d%d: %v", c.text, c.d1, c.d2, err)
+			continue
+		}
+		if got := Format(start, m); got != c.want {
+			t.Errorf("%q with %d%d: prints %q, want %q", c.text, c.d1, c.d2, got, c.want)
+		}
+	}
+	for _, bad := range []string{"24", "24/", "/18", "24/30", "24/18 13", "8/4(5)", "8/4(2", "off/6", "6/off/3", "18/24", "x/y", "bar*/22"} {
+		if _, err := ParseNotation(bad); err == nil {
+			t.Errorf("ParseNotation(%q) accepted bad text", bad)
+		}
+	}
+	// Bar and off in every spelling gnubg uses.
+	var b Board
+	b[OnRoll][BarIndex] = 1
+	b[OnRoll][5] = 14
+	b[Opponent][23] = 15
+	for _, text := range []string{"bar/22", "b/22", "25/22", "BAR/22"} {
+		m, err := gen.ResolveMove(b, 3, 3, text+" 22/19 22/16")
+		if err == nil {
+			t.Errorf("%q: a move of checkers the player does not have was accepted", text)
+		}
+		m, err = gen.ResolveMove(b, 3, 1, text+" 6/5")
+		if err != nil || Format(b, m) != "bar/22 6/5" {
+			t.Errorf("%q: %v %q", text, err, Format(b, m))
+		}
+	}
+}

@@ -121,8 +121,12 @@ func ParseNotation(text string) ([]Segment, error) {
 	if t == "" || t == "none" {
 		return nil, nil
 	}
+	words := pairBarePoints(strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }))
+	if len(words) > 0 && !strings.Contains(words[len(words)-1], "/") {
+		return nil, fmt.Errorf("move %q: point %q has no destination", text, words[len(words)-1])
+	}
 	var segs []Segment
-	for _, word := range strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+	for _, word := range words {
 		count := 1
 		if i := strings.IndexByte(word, '('); i >= 0 {
 			if !strings.HasSuffix(word, ")") {
@@ -265,5 +269,22 @@ func mergeVia(a, b []int8) []int8 {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] > out[j] })
+	return out
+}
+
+// pairBarePoints joins runs of bare points into from/to pairs, since gnubg
+// also accepts a move written as a plain list of points ("24 18 13 11" is
+// 24/18 13/11). An unpaired point is left alone for the caller to reject.
+func pairBarePoints(words []string) []string {
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if !strings.ContainsAny(w, "/(") && i+1 < len(words) && !strings.ContainsAny(words[i+1], "/") {
+			out = append(out, w+"/"+words[i+1])
+			i++
+			continue
+		}
+		out = append(out, w)
+	}
 	return out
 }
