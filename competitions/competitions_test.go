@@ -504,3 +504,48 @@ func TestSchedulerConcurrent(t *testing.T) {
 		t.Error("not complete")
 	}
 }
+
+func TestConcludeKeepsPairsWhole(t *testing.T) {
+	plans := []MatchupPlan{{ID: "m", PlayerA: "a", PlayerB: "b", NumberOfGames: 20, Paired: true}, {ID: "o", PlayerA: "a", PlayerB: "c", NumberOfGames: 2}}
+	s, err := NewScheduler(1, plans, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var issued []string
+	for mGames := 0; mGames < 5; {
+		j, ok := s.Issue()
+		if !ok {
+			t.Fatal("ran out of games")
+		}
+		issued = append(issued, j.GameID)
+		if j.MatchupID == "m" {
+			mGames++
+		}
+	}
+	// Five games of m issued: games 0-4, so game 5 (4's twin) is still due.
+	s.Conclude("m")
+	var after []string
+	for {
+		j, ok := s.Issue()
+		if !ok {
+			break
+		}
+		if j.MatchupID == "m" {
+			after = append(after, j.GameID)
+		}
+		if err := s.Fix(j.GameID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(after) != 1 || after[0] != "m_05" {
+		t.Errorf("after Conclude, m issued %v; want only the twin m_05", after)
+	}
+	for _, id := range issued {
+		if err := s.Fix(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !s.Complete() {
+		t.Error("a concluded matchup with every issued game fixed should be complete")
+	}
+}

@@ -29,6 +29,7 @@ type Scheduler struct {
 
 type group struct {
 	plan        MatchupPlan
+	limit       int // games 0..limit-1 may be issued; below NumberOfGames once concluded
 	nextNew     int
 	issued      int            // fixed + outstanding
 	outstanding map[int]string // number → game id
@@ -68,6 +69,7 @@ func NewScheduler(seed int64, plans []MatchupPlan, finished, inFlight []string) 
 		}
 		g := &group{
 			plan:        p,
+			limit:       p.NumberOfGames,
 			outstanding: make(map[int]string),
 			toReissue:   make(map[int]string),
 			fixed:       make(map[int]bool),
@@ -139,7 +141,7 @@ func (g *group) available(n int) bool {
 	if _, ok := g.toReissue[n]; ok {
 		return true
 	}
-	return n == g.nextNew && n < g.plan.NumberOfGames
+	return n == g.nextNew && n < g.limit
 }
 
 // candidate returns the number g would issue next, or -1.
@@ -153,7 +155,7 @@ func (g *group) candidate() int {
 		}
 		return n
 	}
-	if g.nextNew < g.plan.NumberOfGames {
+	if g.nextNew < g.limit {
 		return g.nextNew
 	}
 	return -1
@@ -288,4 +290,27 @@ func (s *Scheduler) Complete() bool {
 		}
 	}
 	return true
+}
+
+// Conclude ends a matchup early, as when a sequential test has decided it:
+// no new game of it is issued beyond those already begun, except the second
+// game of a pair whose first game was issued, so pairs stay whole. Games
+// awaiting reissue below that point are still replayed.
+func (s *Scheduler) Conclude(matchupID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.byID[matchupID]
+	if g == nil {
+		return
+	}
+	limit := g.nextNew
+	if g.plan.Paired && limit%2 == 1 {
+		limit++
+	}
+	g.limit = min(g.limit, limit)
+	for n := range g.toReissue {
+		if n >= g.limit {
+			delete(g.toReissue, n)
+		}
+	}
 }

@@ -60,30 +60,30 @@ func (r *Ringmaster) writeReport(ctx context.Context, st *store.Store) error {
 // matchupStats gathers one matchup's figures from its results, always from
 // the view of the matchup's first player (A) and second (B).
 type matchupStats struct {
-	m                 *control.Matchup
-	ghost             bool
-	played            int
-	wins              [2]float64
-	firstGames        [2]int // games in which A (B) moved first
-	firstWins         [2]int // ... and won
-	points            []float64
-	pairs             map[int]*[2]float64
-	pairSeen          map[int]int
-	gammons, bgs      [2]int
-	cube              [2]store.Side
-	cpu               [2]float64
-	decisions         [2]int
-	forfeits          [2]int
-	unknown           int
-	forfeitReasons    []string
-	matchScoresPlayed int
+	m              *control.Matchup
+	ghost          bool
+	played         int
+	wins           [2]float64
+	firstGames     [2]int // games in which A (B) moved first
+	firstWins      [2]int // ... and won
+	points         []float64
+	pairs          map[int]*[2]float64
+	pairSeen       map[int]int
+	gammons, bgs   [2]int
+	cube           [2]store.Side
+	cpu            [2]float64
+	decisions      [2]int
+	forfeits       [2]int
+	unknown        int
+	forfeitReasons []string
+	sprt           *sprtTally
 }
 
 func (r *Ringmaster) gather(results []store.GameResult) []*matchupStats {
 	var list []*matchupStats
 	byID := map[string]*matchupStats{}
 	for _, m := range r.Comp.Matchups {
-		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}}
+		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, sprt: newSPRTTally(m)}
 		byID[m.ID] = s
 		list = append(list, s)
 	}
@@ -105,6 +105,9 @@ func (r *Ringmaster) gather(results []store.GameResult) []*matchupStats {
 }
 
 func (s *matchupStats) add(res store.GameResult) {
+	if s.sprt != nil {
+		s.sprt.add(res)
+	}
 	// Seat sides to matchup sides: seat A is the matchup's A unless swapped.
 	sides := [2]store.Side{res.A, res.B}
 	if res.Swapped {
@@ -320,6 +323,9 @@ func printMatchup(w io.Writer, s *matchupStats, short bool) {
 	if decided > 0 && s.wins[0] > 0 && s.wins[1] > 0 {
 		elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
 		fmt.Fprintf(w, "Elo %s - %s: %+.0f (95%% interval %+.0f to %+.0f), LOS %.1f%%\n", m.PlayerA, m.PlayerB, elo, lo, hi, 100*ratings.LOS(s.wins[0], s.wins[1]))
+	}
+	if s.sprt != nil {
+		fmt.Fprintln(w, s.sprt.describe())
 	}
 	if s.unknown > 0 {
 		fmt.Fprintf(w, "unknown results: %d (%s): no winner within max_moves\n", s.unknown, pct(float64(s.unknown), float64(s.played)))

@@ -350,3 +350,47 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestSPRTStopsMatchup runs a strong engine against a weak one with a
+// sequential test: the matchup stops long before its planned games, with
+// pairs whole, and the report states the decision.
+func TestSPRTStopsMatchup(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "sprt.toml", `competition_type = "playoff"
+game = "backgammon"
+seed = 8
+cube = false
+dice = "paired"
+sprt = { elo0 = 0, elo1 = 50 }
+
+[players.net]
+kind = "builtin"
+args = ["--level", "net"]
+
+[players.rand]
+kind = "builtin"
+args = ["--level", "random"]
+
+[[matchups]]
+id = "m"
+players = ["net", "rand"]
+number_of_games = 1000
+`)
+	rm, err := ringmaster.New(ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm.Builtin = builtin
+	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Quiet: true, Display: io.Discard, Errors: io.Discard})
+	if err != nil || status != ringmaster.Finished {
+		t.Fatalf("run: %v %v", status, err)
+	}
+	results := readResults(t, rm.DBPath())
+	if n := len(results); n >= 200 || n%2 != 0 {
+		t.Errorf("%d games played: the test should stop early with whole pairs", n)
+	}
+	report, _ := os.ReadFile(rm.ReportPath())
+	if !strings.Contains(string(report), "accepted H1 (net - rand = 50 Elo)") {
+		t.Errorf("report lacks the decision:\n%s", report)
+	}
+}

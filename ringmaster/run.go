@@ -17,6 +17,7 @@ import (
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/sgf"
 	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/ratings"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 	"github.com/gamemill/gamemill/ringmaster/store"
@@ -69,6 +70,7 @@ type runner struct {
 	started    int
 	matchups   map[string]*control.Matchup
 	rules      map[string]bg.Rules
+	sprts      map[string]*sprtTally // matchups with a sequential test
 }
 
 // Run plays the competition until every game is played, a stop is
@@ -121,7 +123,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 		return Stopped, err
 	}
 	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev,
-		matchups: map[string]*control.Matchup{}, rules: map[string]bg.Rules{}}
+		matchups: map[string]*control.Matchup{}, rules: map[string]bg.Rules{}, sprts: map[string]*sprtTally{}}
 	for _, m := range r.Comp.Matchups {
 		run.matchups[m.ID] = m
 		rl, err := rules(m.Settings)
@@ -129,6 +131,9 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 			return Stopped, fmt.Errorf("matchup %s: %w", m.ID, err)
 		}
 		run.rules[m.ID] = rl
+	}
+	if err := run.startSPRTs(ctx); err != nil {
+		return Stopped, err
 	}
 	ev.printf("run %d started with max_games %d, %d worker(s); %d game(s) already played, %d to replay",
 		runID, opts.MaxGames, opts.Parallel, len(finished), len(running))
@@ -331,6 +336,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	if err := run.sched.Fix(job.GameID); err != nil {
 		run.log.warnf("game %s: %v", job.GameID, err)
 	}
+	run.sprtResult(res)
 	if run.rm.Comp.RecordGames {
 		run.writeRecordFiles(job.GameID, res)
 	}
@@ -412,4 +418,48 @@ func describe(r store.GameResult) string {
 		return r.Detail
 	}
 	return r.Winner + " won"
+}
+
+// startSPRTs rebuilds each sequential test from the stored results and
+// concludes the matchups already decided.
+func (run *runner) startSPRTs(ctx context.Context) error {
+	for _, m := range run.rm.Comp.Matchups {
+		if t := newSPRTTally(m); t != nil {
+			run.sprts[m.ID] = t
+		}
+	}
+	if len(run.sprts) == 0 {
+		return nil
+	}
+	results, err := run.st.Results(ctx)
+	if err != nil {
+		return err
+	}
+	for _, res := range results {
+		if t := run.sprts[res.MatchupID]; t != nil {
+			t.add(res)
+		}
+	}
+	for id, t := range run.sprts {
+		if _, d := t.state(); d != ratings.Continue {
+			run.sched.Conclude(id)
+		}
+	}
+	return nil
+}
+
+// sprtResult feeds a result to its matchup's test and stops the matchup
+// once the test decides.
+func (run *runner) sprtResult(res store.GameResult) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	t := run.sprts[res.MatchupID]
+	if t == nil {
+		return
+	}
+	t.add(res)
+	if _, d := t.state(); d != ratings.Continue {
+		run.sched.Conclude(res.MatchupID)
+		run.log.printf("matchup %s: %s; no more games for it", res.MatchupID, t.describe())
+	}
 }

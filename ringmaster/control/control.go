@@ -182,6 +182,17 @@ type GameSettings struct {
 	MaxMoves    int
 	Dice        string // DiceIndependent or DicePaired
 	SkipForced  bool   // forced moves and rolls with no legal move are not asked
+	// SPRT, when set, stops the matchup early once a sequential
+	// probability ratio test decides between its two hypotheses.
+	SPRT *SPRT
+}
+
+// SPRT is a sequential test of the first player's strength against the
+// second's, in Elo from game (or match) wins: H0 says the difference is
+// Elo0, H1 says Elo1; Alpha and Beta are the error rates allowed.
+type SPRT struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64
 }
 
 // DefaultSettings returns the game settings used when a control file sets
@@ -320,7 +331,7 @@ func (l *loader) errorf(p keyPath, format string, args ...any) {
 // Keys that may appear in each kind of table. They are functions, not
 // package variables, so that nothing can change them.
 func settingKeys() []string {
-	return []string{"match_length", "crawford", "jacoby", "beavers", "cube", "variant", "max_moves", "dice", "skip_forced"}
+	return []string{"match_length", "crawford", "jacoby", "beavers", "cube", "variant", "max_moves", "dice", "skip_forced", "sprt"}
 }
 func commonKeys() []string {
 	return []string{"competition_type", "game", "description", "seed", "players", "record_games"}
@@ -681,6 +692,9 @@ func (l *loader) settings(p keyPath, t map[string]any, s GameSettings) GameSetti
 			}
 		}
 	}
+	if v, ok := t["sprt"]; ok {
+		s.SPRT = l.sprt(p.key("sprt"), v)
+	}
 	if v, ok := t["dice"]; ok {
 		if x, ok := l.str(p.key("dice"), v); ok {
 			switch x {
@@ -859,4 +873,54 @@ func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults GameSet
 			})
 		}
 	}
+}
+
+// sprt reads a table {elo0, elo1, alpha, beta}; alpha and beta default to
+// 0.05.
+func (l *loader) sprt(p keyPath, v any) *SPRT {
+	t, ok := l.table(p, v)
+	if !ok {
+		return nil
+	}
+	l.checkKeys(p, t, []string{"elo0", "elo1", "alpha", "beta"}, nil, "")
+	out := &SPRT{Alpha: 0.05, Beta: 0.05}
+	fields := []struct {
+		key      string
+		dst      *float64
+		required bool
+	}{{"elo0", &out.Elo0, true}, {"elo1", &out.Elo1, true}, {"alpha", &out.Alpha, false}, {"beta", &out.Beta, false}}
+	valid := true
+	for _, f := range fields {
+		x, present := t[f.key]
+		if !present {
+			if f.required {
+				l.errorf(p.key(f.key), "required")
+				valid = false
+			}
+			continue
+		}
+		n, ok := l.float(p.key(f.key), x)
+		if !ok {
+			valid = false
+			continue
+		}
+		*f.dst = n
+	}
+	if !valid {
+		return nil
+	}
+	if out.Elo1 <= out.Elo0 {
+		l.errorf(p.key("elo1"), "must be greater than elo0 (%g), got %g", out.Elo0, out.Elo1)
+		return nil
+	}
+	for _, e := range []struct {
+		key string
+		x   float64
+	}{{"alpha", out.Alpha}, {"beta", out.Beta}} {
+		if e.x <= 0 || e.x >= 0.5 {
+			l.errorf(p.key(e.key), "must be between 0 and 0.5, got %g", e.x)
+			return nil
+		}
+	}
+	return out
 }

@@ -707,3 +707,27 @@ func TestKeyLinesNeverPanics(t *testing.T) {
 		keyLines(src)
 	}
 }
+
+func TestSPRTSettings(t *testing.T) {
+	base := "competition_type = \"playoff\"\ngame = \"backgammon\"\nnumber_of_games = 100\nsprt = { elo0 = 0, elo1 = 30 }\n\n[players.a]\ncommand = \"a\"\n\n[players.b]\ncommand = \"b\"\n\n[[matchups]]\nplayers = [\"a\", \"b\"]\n"
+	c, err := Parse("s.toml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Matchups[0].Settings.SPRT; got == nil || *got != (SPRT{Elo0: 0, Elo1: 30, Alpha: 0.05, Beta: 0.05}) {
+		t.Errorf("sprt %+v", got)
+	}
+	bad := []struct{ text, want string }{
+		{strings.Replace(base, "elo1 = 30", "elo1 = -5", 1), "s.toml:4: sprt.elo1: must be greater than elo0"},
+		{strings.Replace(base, "elo1 = 30", "elo1 = 30, alpha = 0.7", 1), "s.toml:4: sprt.alpha: must be between 0 and 0.5"},
+		{strings.Replace(base, "elo1 = 30", "elo1 = 30, gamma = 1", 1), "sprt.gamma"},
+		{strings.Replace(base, ", elo1 = 30", "", 1), "sprt.elo1: required"},
+		{base + "sprt = { elo0 = \"x\", elo1 = 5 }\n", "matchups[0].sprt.elo0: must be a number"},
+	}
+	for _, b := range bad {
+		_, err := Parse("s.toml", []byte(b.text))
+		if err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("error %v, want %q", err, b.want)
+		}
+	}
+}
