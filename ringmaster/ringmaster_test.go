@@ -143,6 +143,9 @@ func TestMisbehavingEngines(t *testing.T) {
 		t.Errorf("slow: %d results, want 2", len(byMatchup["slow"]))
 	}
 	log, _ := os.ReadFile(rm.LogPath())
+	if !strings.Contains(string(log), `[good hang_0] fakebg: game "hang_0" slot "`) {
+		t.Errorf("engines did not get GAMEMILL_GAME_ID and GAMEMILL_SLOT, or their stderr is not in the log")
+	}
 	if !strings.Contains(string(log), "game crash_0 -- aborting game due to error") {
 		t.Errorf("the log does not explain the void game:\n%s", log)
 	}
@@ -281,6 +284,21 @@ func TestExitCodes(t *testing.T) {
 	}
 
 	ctl := writeControl(t, dir, "int.toml", fmt.Sprintf(killControl, fakeEngine))
+	defer func() {
+		out, err := exec.Command(ringmasterBin, "reset", ctl).CombinedOutput()
+		if err != nil {
+			t.Errorf("reset: %v %s", err, out)
+		}
+		out, err = exec.Command(ringmasterBin, "show", ctl).CombinedOutput()
+		if exitCode(err) != 1 || !strings.Contains(string(out), "no status file") {
+			t.Errorf("show after reset: exit %d %q", exitCode(err), out)
+		}
+		for _, leftover := range []string{"int.db", "int.log", "int.report", "int.games"} {
+			if _, err := os.Stat(filepath.Join(dir, leftover)); err == nil {
+				t.Errorf("reset left %s", leftover)
+			}
+		}
+	}()
 	cmd := exec.Command(ringmasterBin, "run", ctl, "-q", "-j", "2")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

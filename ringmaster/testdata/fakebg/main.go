@@ -76,9 +76,8 @@ func main() {
 	doubles := flag.Bool("doubles", false, "double whenever allowed")
 	flag.Parse()
 	time.Sleep(*slow)
-	if id := os.Getenv("GAMEMILL_GAME_ID"); id == "" {
-		fmt.Fprintln(os.Stderr, "fakebg: GAMEMILL_GAME_ID not set")
-	}
+	// Tell the ringmaster's log which game and worker this process serves.
+	fmt.Fprintf(os.Stderr, "fakebg: game %q slot %q\n", os.Getenv("GAMEMILL_GAME_ID"), os.Getenv("GAMEMILL_SLOT"))
 	srv := protocol.NewServer("fakebg", "1")
 	protocol.RegisterBackgammon(srv, &engine{mode: *mode, after: *after, doubles: *doubles})
 	if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
