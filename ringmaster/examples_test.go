@@ -11,7 +11,6 @@ import (
 
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/internal/peertest"
-	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/ringmaster"
 )
 
@@ -43,18 +42,6 @@ func TestQuickExample(t *testing.T) {
 	if !strings.Contains(string(out), "95% interval") || !strings.Contains(string(out), "heuristic v random (40/40 games)") {
 		t.Errorf("the final report is missing:\n%s", out)
 	}
-}
-
-func builtin(args []string) (*protocol.Server, error) {
-	opts, err := gtpengine.ParseArgs(args)
-	if err != nil {
-		return nil, err
-	}
-	e, err := gtpengine.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	return gtpengine.NewServer(e), nil
 }
 
 // TestGnubgPlayer plays a short competition between bgbot and GNU
@@ -92,7 +79,7 @@ match_length = 3
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm.Builtin = builtin
+	rm.Builtin = gtpengine.ServerFromArgs
 	var errs strings.Builder
 	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Display: io.Discard, Errors: &errs})
 	if err != nil || status != ringmaster.Finished {

@@ -19,19 +19,23 @@ import (
 // Show prints the report to w without touching CODE.report. It is safe to
 // use while a run is in progress (SQLite in WAL mode lets readers in).
 func (r *Ringmaster) Show(ctx context.Context, w io.Writer) error {
-	if _, err := os.Stat(r.DBPath()); err != nil {
-		return fmt.Errorf("no status file (%s): has the competition been run?", r.DBPath())
-	}
-	st, err := r.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return r.printReport(ctx, st, w, false)
+	return r.withExistingStore(ctx, func(st *store.Store) error {
+		return r.printReport(ctx, st, w, false)
+	})
 }
 
 // Report rewrites CODE.report and prints it.
 func (r *Ringmaster) Report(ctx context.Context, w io.Writer) error {
+	return r.withExistingStore(ctx, func(st *store.Store) error {
+		if err := r.writeReport(ctx, st); err != nil {
+			return err
+		}
+		return r.printReport(ctx, st, w, false)
+	})
+}
+
+// withExistingStore opens the database for fn, refusing to create one.
+func (r *Ringmaster) withExistingStore(ctx context.Context, fn func(*store.Store) error) error {
 	if _, err := os.Stat(r.DBPath()); err != nil {
 		return fmt.Errorf("no status file (%s): has the competition been run?", r.DBPath())
 	}
@@ -40,10 +44,7 @@ func (r *Ringmaster) Report(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	if err := r.writeReport(ctx, st); err != nil {
-		return err
-	}
-	return r.printReport(ctx, st, w, false)
+	return fn(st)
 }
 
 func (r *Ringmaster) writeReport(ctx context.Context, st *store.Store) error {

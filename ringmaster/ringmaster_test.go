@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/ringmaster"
 	_ "modernc.org/sqlite"
 )
@@ -398,7 +399,7 @@ number_of_games = 1000
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm.Builtin = builtin
+	rm.Builtin = gtpengine.ServerFromArgs
 	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Quiet: true, Display: io.Discard, Errors: io.Discard})
 	if err != nil || status != ringmaster.Finished {
 		t.Fatalf("run: %v %v", status, err)

@@ -21,7 +21,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
-	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/ringmaster"
 )
 
@@ -90,7 +89,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
 		return exitError
 	}
-	rm.Builtin = builtin
+	rm.Builtin = gtpengine.ServerFromArgs
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 
@@ -127,17 +126,4 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
-}
-
-// builtin makes our bgbot as an in-process engine.
-func builtin(args []string) (*protocol.Server, error) {
-	opts, err := gtpengine.ParseArgs(args)
-	if err != nil {
-		return nil, err
-	}
-	e, err := gtpengine.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	return gtpengine.NewServer(e), nil
 }

@@ -212,3 +212,18 @@ func (e *Engine) Evaluate(ctx context.Context) ([6]float64, error) {
 	v[5] = float64(p.Equity())
 	return v, nil
 }
+
+// ServerFromArgs builds an engine from its argument list (see ParseArgs)
+// and returns its protocol server: what the ringmaster runs in-process for
+// a player of kind "builtin".
+func ServerFromArgs(args []string) (*protocol.Server, error) {
+	opts, err := ParseArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	e, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return NewServer(e), nil
+}
