@@ -97,7 +97,13 @@ func TestMisbehavingEngines(t *testing.T) {
 		{"slow", "--slow-start 700ms"},
 	}
 	for _, m := range modes {
-		fmt.Fprintf(&ctl, "[players.%s]\ncommand = %q\ntimeout = \"1500ms\"\n\n", m.code, fakeEngine+" "+m.args)
+		// Only the hanging engine needs a short timeout; the others get room
+		// for a loaded machine.
+		timeout := "5s"
+		if m.code == "hang" {
+			timeout = "1500ms"
+		}
+		fmt.Fprintf(&ctl, "[players.%s]\ncommand = %q\ntimeout = %q\n\n", m.code, fakeEngine+" "+m.args, timeout)
 	}
 	for _, m := range modes {
 		fmt.Fprintf(&ctl, "[[matchups]]\nid = %q\nplayers = [\"good\", %q]\n\n", m.code, m.code)
