@@ -419,3 +419,29 @@ number_of_games = 1000
 		t.Errorf("report lacks the decision:\n%s", report)
 	}
 }
+
+// TestProtocolLogs checks --log-protocol: one transcript per game with both
+// players' commands and responses.
+func TestProtocolLogs(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "pl.toml", strings.Replace(strings.Replace(fmt.Sprintf(killControl, fakeEngine), "number_of_games = 120", "number_of_games = 2", 1), "number_of_games = 20", "number_of_games = 0", 1))
+	rm, err := ringmaster.New(ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, LogProtocol: true, Display: io.Discard, Errors: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"money_0", "money_1"} {
+		data, err := os.ReadFile(filepath.Join(rm.ProtocolDir(), id+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		for _, want := range []string{">> p1: set_game standard 0 jacoby", ">> p2: set_position ", ">> p1: genmove", "<< p2: = "} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s transcript lacks %q", id, want)
+			}
+		}
+	}
+}
