@@ -79,7 +79,7 @@ match_length = 3
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm.Builtin = gtpengine.ServerFromArgs
+	rm.Builtin = (&gtpengine.Factory{}).Server
 	var errs strings.Builder
 	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Display: io.Discard, Errors: &errs})
 	if err != nil || status != ringmaster.Finished {

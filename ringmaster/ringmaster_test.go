@@ -405,7 +405,7 @@ number_of_games = 1000
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm.Builtin = gtpengine.ServerFromArgs
+	rm.Builtin = (&gtpengine.Factory{}).Server
 	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Quiet: true, Display: io.Discard, Errors: io.Discard})
 	if err != nil || status != ringmaster.Finished {
 		t.Fatalf("run: %v %v", status, err)

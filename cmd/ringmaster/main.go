@@ -89,7 +89,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
 		return exitError
 	}
-	rm.Builtin = gtpengine.ServerFromArgs
+	rm.Builtin = (&gtpengine.Factory{}).Server
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 

@@ -208,10 +208,19 @@ func (bt *Bot) noiseScale(s *backgammon.State) float64 {
 	return (bt.met.mwc(Probs{Win: 1}, mi, mi.cube) - bt.met.mwc(Probs{}, mi, mi.cube)) / 2
 }
 
+// cubeAware reports whether the bot's probabilities are calibrated enough
+// to base cube decisions on: the net's (or a caller's evaluator's) are; the
+// random level has none and the heuristic's are only a ranking of moves,
+// which made heuristic bots double and redouble each other to absurd cubes.
+func (bt *Bot) cubeAware() bool {
+	return bt.cfg.Evaluator != nil || bt.cfg.Level == LevelNet
+}
+
 // Double decides whether the player on roll of s doubles. It answers false
-// whenever the rules do not allow a double and for the random level.
+// whenever the rules do not allow a double, and always for the random and
+// heuristic levels (see cubeAware).
 func (bt *Bot) Double(s *backgammon.State) (bool, error) {
-	if !s.CanDouble() || (bt.cfg.Level == LevelRandom && bt.cfg.Evaluator == nil) {
+	if !s.CanDouble() || !bt.cubeAware() {
 		return false, nil
 	}
 	ce, err := bt.Cube(s)
@@ -223,12 +232,12 @@ func (bt *Bot) Double(s *backgammon.State) (bool, error) {
 }
 
 // Take answers the double pending in s for the player facing it. The
-// random level always takes.
+// random and heuristic levels always take (see cubeAware).
 func (bt *Bot) Take(s *backgammon.State) (Answer, error) {
 	if s.Decision() != backgammon.DecideTake {
 		return 0, fmt.Errorf("take: no double pending: %w", backgammon.ErrNotNow)
 	}
-	if bt.cfg.Level == LevelRandom && bt.cfg.Evaluator == nil {
+	if !bt.cubeAware() {
 		return AnswerTake, nil
 	}
 	ce, err := bt.Cube(s)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -101,14 +102,9 @@ type Engine struct {
 func New(opts Options) (*Engine, error) {
 	w := opts.Weights
 	if w == nil && opts.WeightsFile != "" {
-		f, err := os.Open(opts.WeightsFile)
-		if err != nil {
+		var err error
+		if w, err = readWeightsFile(opts.WeightsFile); err != nil {
 			return nil, fmt.Errorf("bgbot: %w", err)
-		}
-		w, err = bgbot.ReadWeights(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("bgbot: %s: %w", opts.WeightsFile, err)
 		}
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: opts.Bearoff})
@@ -213,17 +209,77 @@ func (e *Engine) Evaluate(ctx context.Context) ([6]float64, error) {
 	return v, nil
 }
 
-// ServerFromArgs builds an engine from its argument list (see ParseArgs)
-// and returns its protocol server: what the ringmaster runs in-process for
-// a player of kind "builtin".
-func ServerFromArgs(args []string) (*protocol.Server, error) {
+// Factory makes engines from argument lists (see ParseArgs) for a host
+// that starts many of them, as the ringmaster does for players of kind
+// "builtin" (a fresh engine per game). Engines made by one Factory share
+// what is read-only and costly to build: the network weights of each
+// weights file and the bearoff database, each made once, on first use.
+// A Factory is safe for concurrent use; its zero value is ready.
+type Factory struct {
+	mu      sync.Mutex
+	weights map[string]*bgbot.Weights // by file; "" is the embedded default
+	bearoff *bgbot.Bearoff
+}
+
+// Server builds an engine from args and returns its protocol server.
+func (f *Factory) Server(args []string) (*protocol.Server, error) {
 	opts, err := ParseArgs(args)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Level == bgbot.LevelNet {
+		if err := f.share(&opts); err != nil {
+			return nil, err
+		}
 	}
 	e, err := New(opts)
 	if err != nil {
 		return nil, err
 	}
 	return NewServer(e), nil
+}
+
+// share fills opts with the factory's weights and bearoff database,
+// building them the first time they are asked for.
+func (f *Factory) share(opts *Options) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.weights == nil {
+		f.weights = map[string]*bgbot.Weights{}
+	}
+	w := f.weights[opts.WeightsFile]
+	if w == nil {
+		var err error
+		if opts.WeightsFile == "" {
+			w, err = bgbot.DefaultWeights()
+		} else {
+			w, err = readWeightsFile(opts.WeightsFile)
+		}
+		if err != nil {
+			return fmt.Errorf("bgbot: %w", err)
+		}
+		f.weights[opts.WeightsFile] = w
+	}
+	if f.bearoff == nil {
+		db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+		if err != nil {
+			return fmt.Errorf("bgbot: %w", err)
+		}
+		f.bearoff = db
+	}
+	opts.Weights, opts.Bearoff = w, f.bearoff
+	return nil
+}
+
+func readWeightsFile(path string) (*bgbot.Weights, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	w, err := bgbot.ReadWeights(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
 }
