@@ -312,7 +312,9 @@ func (p *Player) dial(ctx context.Context) (net.Conn, error) {
 			return nil, protocol.ErrEngineExited
 		case <-t.C:
 		}
-		wait = min(2*wait, 100*time.Millisecond)
+		// Keep polling often: a refused dial on loopback costs microseconds,
+		// and gnubg takes about 0.1 s to start listening.
+		wait = min(2*wait, 10*time.Millisecond)
 	}
 }
 
