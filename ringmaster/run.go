@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/competitions"
-	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/sgf"
@@ -69,7 +68,6 @@ type runner struct {
 	stopReason string
 	started    int
 	matchups   map[string]*control.Matchup
-	rules      map[string]bg.Rules
 	sprts      map[string]*sprtTally // matchups with a sequential test
 }
 
@@ -123,14 +121,12 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 		return Stopped, err
 	}
 	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev,
-		matchups: map[string]*control.Matchup{}, rules: map[string]bg.Rules{}, sprts: map[string]*sprtTally{}}
+		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}}
 	for _, m := range r.Comp.Matchups {
 		run.matchups[m.ID] = m
-		rl, err := rules(m.Settings)
-		if err != nil {
+		if _, err := r.refereeFor(m, nil); err != nil {
 			return Stopped, fmt.Errorf("matchup %s: %w", m.ID, err)
 		}
-		run.rules[m.ID] = rl
 	}
 	if err := run.startSPRTs(ctx); err != nil {
 		return Stopped, err
@@ -312,11 +308,13 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		players[i] = p
 		seats[i] = referee.Seat{Code: code, Player: p}
 	}
-	ref := &referee.Backgammon{Rules: run.rules[job.MatchupID], MaxMoves: m.Settings.MaxMoves, SkipForced: m.Settings.SkipForced,
-		Log: func(format string, args ...any) {
-			run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)
-		}}
-	out, err := ref.Play(ctx, seats, bg.NewDice(job.DiceSeed, 0))
+	ref, err := run.rm.refereeFor(m, func(format string, args ...any) {
+		run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)
+	})
+	if err != nil {
+		return err
+	}
+	out, err := ref.Play(ctx, seats, job.DiceSeed)
 	var cpu [2]time.Duration
 	for i, p := range players {
 		if cerr := p.Close(); cerr != nil && err == nil && out.Winner >= 0 {
@@ -462,4 +460,19 @@ func (run *runner) sprtResult(res store.GameResult) {
 		run.sched.Conclude(res.MatchupID)
 		run.log.printf("matchup %s: %s; no more games for it", res.MatchupID, t.describe())
 	}
+}
+
+// refereeFor makes the referee of a matchup's games; it is the one place
+// that knows which game the competition plays. logf receives the
+// referee's notes on the game (nil: none).
+func (r *Ringmaster) refereeFor(m *control.Matchup, logf func(format string, args ...any)) (referee.Referee, error) {
+	switch r.Comp.Game {
+	case control.GameBackgammon:
+		rl, err := rules(m.Settings)
+		if err != nil {
+			return nil, err
+		}
+		return &referee.Backgammon{Rules: rl, MaxMoves: m.Settings.MaxMoves, SkipForced: m.Settings.SkipForced, Log: logf}, nil
+	}
+	return nil, fmt.Errorf("no referee for game %q", r.Comp.Game)
 }

@@ -120,7 +120,7 @@ func playGames(t *testing.T, rules bg.Rules, n int) (gnubgPoints int, cube refer
 		var seats [2]referee.Seat
 		seats[g] = referee.Seat{Code: "gnubg", Player: gp}
 		seats[1-g] = referee.Seat{Code: "random", Player: rp}
-		out, err := ref.Play(ctx, seats, bg.NewDice(uint64(i)+1, 99))
+		out, err := ref.PlayDice(ctx, seats, bg.NewDice(uint64(i)+1, 99))
 		if err != nil {
 			t.Fatalf("game %d: %v", i, err)
 		}

@@ -69,10 +69,16 @@ type game struct {
 }
 
 // Play referees one match (or one money game) between two seats with the
-// given dice. An error is returned only for a void game (*VoidError) or a
-// cancelled context; every other problem ends in a forfeit or an unknown
-// result recorded in the Outcome.
-func (r *Backgammon) Play(ctx context.Context, seats [2]Seat, dice *bg.Dice) (Outcome, error) {
+// dice of bg.NewDice(seed, 0); see PlayDice.
+func (r *Backgammon) Play(ctx context.Context, seats [2]Seat, seed uint64) (Outcome, error) {
+	return r.PlayDice(ctx, seats, bg.NewDice(seed, 0))
+}
+
+// PlayDice referees one match (or one money game) between two seats with
+// the given dice. An error is returned only for a void game (*VoidError)
+// or a cancelled context; every other problem ends in a forfeit or an
+// unknown result recorded in the Outcome.
+func (r *Backgammon) PlayDice(ctx context.Context, seats [2]Seat, dice *bg.Dice) (Outcome, error) {
 	g := &game{ref: r, seats: seats, st: bg.NewMatch(r.Rules), dice: dice,
 		rec: record.NewBuilder([2]string{seats[0].Code, seats[1].Code}, r.Rules)}
 	g.out.Winner, g.out.ForfeitBy, g.out.FirstMover = -1, -1, -1

@@ -65,7 +65,7 @@ func seat(t *testing.T, code string, e *testEngine) Seat {
 
 func TestMoneyGameWithCube(t *testing.T) {
 	ref := &Backgammon{Rules: bg.Rules{Cube: true, Jacoby: true}, MaxMoves: 2000}
-	out, err := ref.Play(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(1, 2))
+	out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestMoneyGameWithCube(t *testing.T) {
 func TestSameDiceSameGame(t *testing.T) {
 	ref := &Backgammon{Rules: bg.Rules{MatchLength: 5, Cube: true, Crawford: true}}
 	play := func() Outcome {
-		out, err := ref.Play(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(9, 9))
+		out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(9, 9))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestForfeits(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			good := &testEngine{doubles: c.bad.beavers}
 			ref := &Backgammon{Rules: c.rules}
-			out, err := ref.Play(context.Background(), [2]Seat{seat(t, "good", good), seat(t, "bad", c.bad)}, bg.NewDice(3, 4))
+			out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "good", good), seat(t, "bad", c.bad)}, bg.NewDice(3, 4))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +130,7 @@ func TestForfeits(t *testing.T) {
 
 func TestMaxMovesUnknown(t *testing.T) {
 	ref := &Backgammon{Rules: bg.Rules{}, MaxMoves: 10}
-	out, err := ref.Play(context.Background(), [2]Seat{seat(t, "a", &testEngine{}), seat(t, "b", &testEngine{})}, bg.NewDice(5, 5))
+	out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "a", &testEngine{}), seat(t, "b", &testEngine{})}, bg.NewDice(5, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestEngineGoneIsVoid(t *testing.T) {
 	a := seat(t, "a", &testEngine{})
 	b := seat(t, "b", &testEngine{})
 	b.Player.Close()
-	_, err := (&Backgammon{Rules: bg.Rules{}}).Play(context.Background(), [2]Seat{a, b}, bg.NewDice(1, 1))
+	_, err := (&Backgammon{Rules: bg.Rules{}}).PlayDice(context.Background(), [2]Seat{a, b}, bg.NewDice(1, 1))
 	var ve *VoidError
 	if !errors.As(err, &ve) || ve.Seat != 1 || !errors.Is(err, ErrVoid) {
 		t.Fatalf("closed engine: %v, want a void blamed on seat 1", err)

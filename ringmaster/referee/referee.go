@@ -6,12 +6,22 @@
 package referee
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
 )
+
+// Referee plays one game (for backgammon: a match or one money game)
+// between two seats. The seed fixes every random choice the referee makes
+// (the dice), so a replayed game is the same game. A *VoidError (or the
+// context's error) means there is no result; any other outcome, forfeits
+// included, is in the Outcome. Go arrives as a second implementation.
+type Referee interface {
+	Play(ctx context.Context, seats [2]Seat, seed uint64) (Outcome, error)
+}
 
 // Seat is one side of a game: a player code and the running engine.
 type Seat struct {
