@@ -243,6 +243,9 @@ func TestSecondRunRefused(t *testing.T) {
 	if code := exitCode(err); code != 1 || !strings.Contains(string(out), "already running") {
 		t.Errorf("second run: exit %d, output %q; want 1 and 'already running'", code, out)
 	}
+	if out, err := exec.Command(ringmasterBin, "show", ctl).CombinedOutput(); err != nil || !strings.Contains(string(out), "/4000 games)") {
+		t.Errorf("show during a run: %v\n%s", err, out)
+	}
 	if out, err := exec.Command(ringmasterBin, "stop", ctl).CombinedOutput(); err != nil {
 		t.Fatalf("stop: %v %s", err, out)
 	}
