@@ -156,6 +156,12 @@ func TestMisbehavingEngines(t *testing.T) {
 	if !strings.Contains(string(log), "game crash_0 -- aborting game due to error") {
 		t.Errorf("the log does not explain the void game:\n%s", log)
 	}
+	voids, _ := filepath.Glob(filepath.Join(rm.VoidDir(), "crash_*.sgf"))
+	if len(voids) != 4 {
+		t.Errorf("%d void records, want 4 (2 games, 2 attempts each): %v", len(voids), voids)
+	} else if data, _ := os.ReadFile(voids[0]); !strings.Contains(string(data), "void: ") || !strings.Contains(string(data), "GM[6]") {
+		t.Errorf("void record lacks the reason or is not backgammon SGF:\n%s", data)
+	}
 	report, err := os.ReadFile(rm.ReportPath())
 	if err != nil || !strings.Contains(string(report), "void game attempt") || !strings.Contains(string(report), "forfeit hang_0") {
 		t.Errorf("report misses voids or forfeits (%v):\n%s", err, report)

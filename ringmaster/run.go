@@ -250,12 +250,13 @@ func (run *runner) worker(ctx context.Context, slot int) {
 func (run *runner) playJob(ctx context.Context, slot int, job competitions.Job) {
 	m := run.matchups[job.MatchupID]
 	for attempt := 1; ; attempt++ {
-		err := run.playOnce(ctx, slot, job, m)
+		partial, err := run.playOnce(ctx, slot, job, m)
 		if err == nil || ctx.Err() != nil {
 			return
 		}
 		run.log.warnf("game %s -- aborting game due to error: %v", job.GameID, err)
-		if voidErr := run.st.Void(context.WithoutCancel(ctx), job.GameID, run.runID, err.Error(), ""); voidErr != nil {
+		text := run.voidRecord(job.GameID, attempt, partial, err)
+		if voidErr := run.st.Void(context.WithoutCancel(ctx), job.GameID, run.runID, err.Error(), text); voidErr != nil {
 			run.log.warnf("game %s: %v", job.GameID, voidErr)
 		}
 		run.disp.void(job.GameID, err)
@@ -266,13 +267,39 @@ func (run *runner) playJob(ctx context.Context, slot int, job competitions.Job) 
 	}
 }
 
+// voidRecord writes what was played of a void game as SGF, with the
+// reason in a comment, to CODE.void/ID-ATTEMPT.sgf, and returns the text.
+func (run *runner) voidRecord(gameID string, attempt int, partial *record.Match, reason error) string {
+	if partial == nil || len(partial.Games) == 0 {
+		return ""
+	}
+	rec := partial.Clone()
+	rec.Event = run.rm.Comp.Code + " " + gameID
+	rec.Comment = "void: " + oneLine(reason.Error(), 500)
+	text, err := sgfText(rec)
+	if err != nil {
+		run.log.printf("game %s: void record: %v", gameID, err)
+		return ""
+	}
+	if run.rm.Comp.RecordGames {
+		path := filepath.Join(run.rm.VoidDir(), fmt.Sprintf("%s-%d.sgf", gameID, attempt))
+		if err := os.MkdirAll(run.rm.VoidDir(), 0o755); err == nil {
+			err = os.WriteFile(path, []byte(text), 0o644)
+		}
+		if err != nil {
+			run.log.printf("game %s: void record: %v", gameID, err)
+		}
+	}
+	return text
+}
+
 // playOnce launches the players, referees the game and records it. A
-// returned error means a void attempt.
-func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup) error {
+// returned error means a void attempt; the record holds what was played.
+func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup) (*record.Match, error) {
 	err := run.st.MarkRunning(ctx, store.GameStart{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
 		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, RunID: run.runID})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	run.log.printf("starting game %s: %s vs %s", job.GameID, job.PlayerA, job.PlayerB)
 	run.disp.startGame(job)
@@ -282,7 +309,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	if run.opts.LogProtocol {
 		transcript, err = newProtocolLog(run.rm.ProtocolDir(), job.GameID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer transcript.Close()
 	}
@@ -303,7 +330,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		}
 		p, err := run.rm.launch(ctx, run.rm.Comp.Players[code], o)
 		if err != nil {
-			return fmt.Errorf("error starting player %s: %w", code, err)
+			return nil, fmt.Errorf("error starting player %s: %w", code, err)
 		}
 		players[i] = p
 		seats[i] = referee.Seat{Code: code, Player: p}
@@ -312,7 +339,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out, err := ref.Play(ctx, seats, job.DiceSeed)
 	var cpu [2]time.Duration
@@ -324,12 +351,12 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		players[i] = nil
 	}
 	if err != nil {
-		return err
+		return out.Record, err
 	}
 	res := run.result(job, out, cpu)
 	saveCtx := context.WithoutCancel(ctx)
 	if err := run.st.Finish(saveCtx, res); err != nil {
-		return err
+		return nil, err
 	}
 	if err := run.sched.Fix(job.GameID); err != nil {
 		run.log.warnf("game %s: %v", job.GameID, err)
@@ -341,7 +368,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	desc := describe(res)
 	run.log.printf("game %s: %s", job.GameID, desc)
 	run.disp.result(job.GameID, desc)
-	return nil
+	return nil, nil
 }
 
 // result turns a referee outcome (by seat) into a stored result (by the

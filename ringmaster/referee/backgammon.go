@@ -90,6 +90,8 @@ func (r *Backgammon) PlayDice(ctx context.Context, seats [2]Seat, dice *bg.Dice)
 	}
 	for !g.st.MatchOver() {
 		if err := g.playGame(ctx); err != nil {
+			// The moves so far, for the record of a void game.
+			g.out.Record = g.rec.Match()
 			return g.out, err
 		}
 		if g.out.Result == ResultUnknown || g.out.ForfeitBy >= 0 {
