@@ -157,20 +157,103 @@ func (m *MET) mwc(p Probs, mi matchInfo, cube int) float64 {
 		ls*m.Win(mi.me, mi.opp-cube, pc) + lg*m.Win(mi.me, mi.opp-2*cube, pc) + lb*m.Win(mi.me, mi.opp-3*cube, pc)
 }
 
-// MatchCube computes the cube equities of a match game for the player on
-// roll of s, as match winning chances (dead cube: the value of owning the
-// cube afterwards is ignored).
+// matchCube computes the cube equities of a match game for the player on
+// roll of s, as match winning chances. While the cube stays alive after
+// this double, the equities mix, as Janowski's money formula does, a
+// live-cube part (matchLive) with weight CubeEfficiency and the dead-cube
+// match winning chance; once a single game at the doubled cube would
+// decide the match, or after the Crawford game, the cube is dead.
 func (bt *Bot) matchCube(s *backgammon.State, p Probs) (CubeEquities, error) {
 	mi, err := bt.matchInfo(s, s.Move)
 	if err != nil {
 		return CubeEquities{}, err
 	}
 	c := s.CubeValue
-	return CubeEquities{
+	ce := CubeEquities{
 		NoDouble:   bt.met.mwc(p, mi, c),
 		DoubleTake: bt.met.mwc(p, mi, 2*c),
 		DoublePass: bt.met.Win(mi.me-c, mi.opp, mi.postCrawford),
-	}, nil
+	}
+	if mi.postCrawford || 2*c >= mi.me || 2*c >= mi.opp {
+		return ce, nil
+	}
+	own := CubeCentred
+	if s.CubeOwner == s.Move {
+		own = CubeOwned
+	}
+	x := CubeEfficiency
+	ce.NoDouble = x*bt.met.matchLive(p, mi, c, own) + (1-x)*ce.NoDouble
+	ce.DoubleTake = x*bt.met.matchLive(p, mi, 2*c, CubeUnavailable) + (1-x)*ce.DoubleTake
+	return ce, nil
+}
+
+// matchLive is the live-cube match winning chance of a player with
+// probabilities p and the cube at value cube, owned as own: Janowski's
+// piecewise-linear live equity carried over to match winning chances.
+// Play at this cube stops at the cash point (the opponent should drop this
+// player's double) and the take point (this player should drop the
+// opponent's), both from the match equity table with Janowski's allowance
+// for the recube; between them the chance is linear in the win probability,
+// and beyond the point the player cannot reach (no cube access) the game
+// is played out, gammons included.
+func (m *MET) matchLive(p Probs, mi matchInfo, cube, own int) float64 {
+	pc := mi.postCrawford
+	w := float64(p[Win])
+	cash := m.Win(mi.me-cube, mi.opp, pc)    // winning a single game at this cube
+	dropped := m.Win(mi.me, mi.opp-cube, pc) // losing one
+	up, down := m.Win(mi.me-2*cube, mi.opp, pc), m.Win(mi.me, mi.opp-2*cube, pc)
+	if up-down < 1e-9 {
+		return m.mwc(p, mi, cube)
+	}
+	// The dead-cube take points of both players, lowered by the value of
+	// the recube the taker gets, with Janowski's money factor
+	// (W+L)/(W+L+1/2): W and L are the average win and loss in games.
+	W, L := 1.0, 1.0
+	if w > 1e-6 {
+		W += float64(p[WinGammon]+p[WinBackgammon]) / w
+	}
+	if w < 1-1e-6 {
+		L += float64(p[LoseGammon]+p[LoseBackgammon]) / (1 - w)
+	}
+	vig := (W + L) / (W + L + 0.5)
+	tp := vig * min(max((dropped-down)/(up-down), 0), 1)
+	cp := 1 - vig*(1-min(max((cash-down)/(up-down), 0), 1))
+	// Played to the end: the average chance after a win and after a loss.
+	f := func(x float32) float64 { return float64(x) }
+	ws, wg, wb := f(p[Win]-p[WinGammon]), f(p[WinGammon]-p[WinBackgammon]), f(p[WinBackgammon])
+	ls, lg, lb := f(1-p[Win]-p[LoseGammon]), f(p[LoseGammon]-p[LoseBackgammon]), f(p[LoseBackgammon])
+	wonAll, lostAll := cash, dropped
+	if w > 1e-6 {
+		wonAll = (ws*cash + wg*m.Win(mi.me-2*cube, mi.opp, pc) + wb*m.Win(mi.me-3*cube, mi.opp, pc)) / w
+	}
+	if w < 1-1e-6 {
+		lostAll = (ls*dropped + lg*m.Win(mi.me, mi.opp-2*cube, pc) + lb*m.Win(mi.me, mi.opp-3*cube, pc)) / (1 - w)
+	}
+	lerp := func(x0, y0, x1, y1 float64) float64 {
+		if x1-x0 < 1e-9 {
+			return y1
+		}
+		return y0 + (y1-y0)*(w-x0)/(x1-x0)
+	}
+	switch own {
+	case CubeOwned:
+		if w >= cp {
+			return cash
+		}
+		return lerp(0, lostAll, cp, cash)
+	case CubeUnavailable:
+		if w <= tp {
+			return dropped
+		}
+		return lerp(tp, dropped, 1, wonAll)
+	}
+	switch {
+	case w <= tp:
+		return dropped
+	case w >= cp:
+		return cash
+	}
+	return lerp(tp, dropped, cp, cash)
 }
 
 // Cube returns the cube equities for the player on roll of s (money:
