@@ -2,6 +2,7 @@ package ringmaster_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -92,6 +93,42 @@ match_length = 3
 	for _, r := range results {
 		if r.result == "forfeit" || r.result == "unknown" {
 			t.Errorf("game %s: %s (%s)", r.gameID, r.result, r.detail)
+		}
+	}
+	// Every record the ringmaster wrote imports into gnubg, to the same score.
+	for _, r := range results {
+		if r.matchup != "match" {
+			continue
+		}
+		path := filepath.Join(rm.GamesDir(), r.gameID+".mat")
+		cmd := exec.Command(bin, "-t", "-q", "-r")
+		cmd.Stdin = strings.NewReader("import mat " + path + "\nshow score\n")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("gnubg: %v\n%s", err, out)
+		}
+		// Our detail reads "W won the 3-point match 3-1 in 4 games".
+		var winner string
+		var ws, ls, games int
+		if _, err := fmt.Sscanf(r.detail, "%s won the 3-point match %d-%d in %d game", &winner, &ws, &ls, &games); err != nil {
+			t.Fatalf("detail %q: %v", r.detail, err)
+		}
+		loser := r.a
+		if loser == winner {
+			loser = r.b
+		}
+		want := fmt.Sprintf("The score (after %d games) is: ", games)
+		text := string(out)
+		i := strings.Index(text, want)
+		if i < 0 {
+			t.Errorf("gnubg did not import %s:\n%s", path, out)
+			continue
+		}
+		line, _, _ := strings.Cut(text[i:], "\n")
+		for _, part := range []string{fmt.Sprintf("%s %d", winner, ws), fmt.Sprintf("%s %d", loser, ls)} {
+			if !strings.Contains(line, part) {
+				t.Errorf("%s: gnubg says %q; want %q", path, line, part)
+			}
 		}
 	}
 }

@@ -124,6 +124,14 @@ func rules(s control.GameSettings) (bg.Rules, error) {
 	if err != nil {
 		return bg.Rules{}, err
 	}
-	return bg.Rules{Variant: v, MatchLength: s.MatchLength, Crawford: s.Crawford, Jacoby: s.Jacoby,
-		Beavers: s.Beavers, Cube: s.Cube}, nil
+	r := bg.Rules{Variant: v, MatchLength: s.MatchLength, Cube: s.Cube}
+	// Each rule applies only where it means something, so that records and
+	// engines see the rules actually in force.
+	if s.Cube && r.Money() {
+		r.Jacoby, r.Beavers = s.Jacoby, s.Beavers
+	}
+	if s.Cube && !r.Money() {
+		r.Crawford = s.Crawford
+	}
+	return r, nil
 }
