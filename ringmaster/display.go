@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -133,7 +132,6 @@ func (d *display) redraw(ctx context.Context) {
 			buf.WriteString(line + "\n")
 		}
 	}
-	writeAll(d.opts.Display, buf.Bytes())
+	// One write per frame, so the terminal never shows half a frame.
+	d.opts.Display.Write(buf.Bytes())
 }
-
-func writeAll(w io.Writer, b []byte) { w.Write(b) }

@@ -17,7 +17,6 @@ type eventLog struct {
 	mu    sync.Mutex
 	w     io.Writer
 	errs  io.Writer
-	quiet bool
 	warns []string
 }
 

@@ -91,7 +91,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 		return Stopped, err
 	}
 	defer logFile.Close()
-	ev := &eventLog{w: logFile, errs: opts.Errors, quiet: opts.Quiet}
+	ev := &eventLog{w: logFile, errs: opts.Errors}
 	os.Remove(r.CmdPath()) // a stale stop request must not stop this run
 
 	st, err := r.openStore(ctx)
