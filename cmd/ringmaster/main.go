@@ -116,7 +116,10 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		var status ringmaster.RunStatus
 		status, err = rm.Run(ctx, opts)
 		restore()
-		if err == nil && status == ringmaster.Interrupted {
+		if status == ringmaster.Interrupted || ctx.Err() != nil {
+			if err != nil && ctx.Err() == nil {
+				fmt.Fprintf(stderr, "ringmaster: %v\n", err)
+			}
 			fmt.Fprintln(stderr, "ringmaster: interrupted; running games will be replayed on the next run")
 			return exitInterrupted
 		}
