@@ -323,7 +323,7 @@ func printMatchup(w io.Writer, s *matchupStats, short bool) {
 	decided := s.wins[0] + s.wins[1]
 	if decided > 0 && s.wins[0] > 0 && s.wins[1] > 0 {
 		elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
-		fmt.Fprintf(w, "Elo %s - %s: %+.0f (95%% interval %+.0f to %+.0f), LOS %.1f%%\n", m.PlayerA, m.PlayerB, elo, lo, hi, 100*ratings.LOS(s.wins[0], s.wins[1]))
+		fmt.Fprintf(w, "Elo %s - %s: %s (95%% interval %s to %s), LOS %.1f%%\n", m.PlayerA, m.PlayerB, eloText(elo), eloText(lo), eloText(hi), 100*ratings.LOS(s.wins[0], s.wins[1]))
 	}
 	if s.sprt != nil {
 		fmt.Fprintln(w, s.sprt.describe())
@@ -414,4 +414,16 @@ func (r *Ringmaster) printGrid(w io.Writer, stats []*matchupStats) {
 		lo, hi := rt.Interval(0.95)
 		fmt.Fprintf(w, "  %-12s %+6.0f  (%+.0f to %+.0f)  %g games\n", rt.Player, rt.Elo, lo, hi, rt.Games)
 	}
+}
+
+// eloText prints an Elo figure; an interval can reach past any finite
+// rating when one side won nearly everything.
+func eloText(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", x)
 }
