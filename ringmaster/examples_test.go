@@ -2,6 +2,7 @@ package ringmaster_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -42,6 +43,18 @@ func TestQuickExample(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "95% interval") || !strings.Contains(string(out), "heuristic v random (40/40 games)") {
 		t.Errorf("the final report is missing:\n%s", out)
+	}
+	js, err := exec.Command(ringmasterBin, "show", ctl, "--json").Output()
+	if err != nil {
+		t.Fatalf("show --json: %v", err)
+	}
+	var rep ringmaster.JSONReport
+	if err := json.Unmarshal(js, &rep); err != nil {
+		t.Fatalf("show --json: %v\n%s", err, js)
+	}
+	if len(rep.Matchups) != 3 || rep.Matchups[1].Played != 40 || rep.Matchups[1].Wins[0]+rep.Matchups[1].Wins[1] != 40 ||
+		rep.Matchups[0].PointsPerGame == nil || rep.Matchups[0].PointsPerGame.Low > rep.Matchups[0].PointsPerGame.Value {
+		t.Errorf("JSON report %+v", rep)
 	}
 }
 

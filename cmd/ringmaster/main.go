@@ -41,6 +41,9 @@ commands:
   reset   delete the competition's state and outputs
   check   start each engine once, showing its stderr
 
+show flags:
+      --json            print the results as JSON (fields in docs/ringmaster.md)
+
 run flags:
   -j, --parallel N      games played at once (default 1)
   -g, --max-games N     most games to start in this run
@@ -62,6 +65,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	maxGames := fs.IntP("max-games", "g", -1, "most games to start in this run")
 	quiet := fs.BoolP("quiet", "q", false, "print only errors")
 	logProtocol := fs.Bool("log-protocol", false, "write per-game protocol logs")
+	asJSON := fs.Bool("json", false, "show: print the results as JSON")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
@@ -95,7 +99,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 	switch command {
 	case "show":
-		err = rm.Show(ctx, stdout)
+		if *asJSON {
+			err = rm.ShowJSON(ctx, stdout)
+		} else {
+			err = rm.Show(ctx, stdout)
+		}
 	case "report":
 		err = rm.Report(ctx, stdout)
 	case "stop":
