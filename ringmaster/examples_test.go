@@ -114,12 +114,7 @@ match_length = 3
 			continue
 		}
 		path := filepath.Join(rm.GamesDir(), r.gameID+".mat")
-		cmd := exec.Command(bin, "-t", "-q", "-r")
-		cmd.Stdin = strings.NewReader("import mat " + path + "\nshow score\n")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("gnubg: %v\n%s", err, out)
-		}
+		out := peertest.RunGnubg(t, "import mat "+path+"\nshow score\n")
 		// Our detail reads "W won the 3-point match 3-1 in 4 games".
 		var winner string
 		var ws, ls, games int
@@ -131,7 +126,7 @@ match_length = 3
 			loser = r.b
 		}
 		want := fmt.Sprintf("The score (after %d games) is: ", games)
-		text := string(out)
+		text := out
 		i := strings.Index(text, want)
 		if i < 0 {
 			t.Errorf("gnubg did not import %s:\n%s", path, out)

@@ -2,15 +2,11 @@ package backgammon_test
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
@@ -29,24 +25,16 @@ var hintLine = regexp.MustCompile(`^\s*\d+\.\s+Cubeful 0-ply\s+(.*?)\s+Eq\.:`)
 // set, 0-ply "hint 1000" lists them all) and returns the move texts.
 func gnubgHints(t *testing.T, cases []oracleCase) [][]string {
 	t.Helper()
-	gnubg := peertest.Gnubg(t)
 	var script strings.Builder
 	script.WriteString("set player both human\nnew game\nset evaluation chequerplay evaluation plies 0\n")
 	for i, c := range cases {
 		fmt.Fprintf(&script, "gamemillcase%d\nset board %s\nset dice %d %d\nhint 1000\n", i, gnubgid.EncodePosition(c.board), c.d1, c.d2)
 	}
 	script.WriteString("gamemillend\n")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gnubg, "-t", "-q", "-r")
-	cmd.Stdin = strings.NewReader(script.String())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("gnubg: %v\n%s", err, out)
-	}
+	out := peertest.RunGnubg(t, script.String())
 	hints := make([][]string, len(cases))
 	current := -1
-	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		line := sc.Text()
 		var n int

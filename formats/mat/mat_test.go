@@ -2,13 +2,10 @@ package mat_test
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/mat"
@@ -172,22 +169,6 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// runGnubg feeds a script to gnubg and returns what it printed.
-func runGnubg(t *testing.T, script string) string {
-	t.Helper()
-	bin := peertest.Gnubg(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-t", "-q", "-r")
-	cmd.Stdin = strings.NewReader(script)
-	cmd.Dir = t.TempDir()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("gnubg: %v\n%s", err, out)
-	}
-	return string(out)
-}
-
 // TestGnubgImportsOurMat writes .mat files, has gnubg import them and export
 // them again, and checks that gnubg saw the same games move by move (the
 // moves compared as the positions they reach, in canonical notation).
@@ -209,7 +190,7 @@ func TestGnubgImportsOurMat(t *testing.T) {
 			if err := os.WriteFile(ours, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out := runGnubg(t, "set display off\nset jacoby off\nimport mat "+ours+"\nexport match mat "+back+"\n")
+			out := peertest.RunGnubg(t, "set display off\nset jacoby off\nimport mat "+ours+"\nexport match mat "+back+"\n")
 			if _, err := os.Stat(back); err != nil {
 				t.Fatalf("gnubg wrote nothing: %v\n%s", err, out)
 			}

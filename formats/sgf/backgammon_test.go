@@ -2,13 +2,10 @@ package sgf_test
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/mat"
@@ -184,21 +181,6 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-func runGnubg(t *testing.T, script string) string {
-	t.Helper()
-	bin := peertest.Gnubg(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-t", "-q", "-r")
-	cmd.Stdin = strings.NewReader(script)
-	cmd.Dir = t.TempDir()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("gnubg: %v\n%s", err, out)
-	}
-	return string(out)
-}
-
 // TestGnubgLoadsOurSGF writes SGF files, has gnubg load them and export
 // them as .mat and save them as SGF again, and checks that gnubg saw the
 // same games move by move.
@@ -219,7 +201,7 @@ func TestGnubgLoadsOurSGF(t *testing.T) {
 			if err := os.WriteFile(ours, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out := runGnubg(t, "set display off\nload match "+ours+"\nexport match mat "+backMat+"\nsave match "+backSGF+"\n")
+			out := peertest.RunGnubg(t, "set display off\nload match "+ours+"\nexport match mat "+backMat+"\nsave match "+backSGF+"\n")
 			for _, f := range []string{backMat, backSGF} {
 				if _, err := os.Stat(f); err != nil {
 					t.Fatalf("gnubg wrote nothing: %v\n%s", err, out)

@@ -5,9 +5,12 @@
 package peertest
 
 import (
+	"context"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
+	"time"
 )
 
 // Gnubg returns the path of the gnubg binary or skips (or fails) the test.
@@ -35,4 +38,21 @@ func find(t testing.TB, name string, candidates ...string) string {
 	}
 	t.Skipf("peer %s not found; install it (apt-get install -y %s) to run this test", name, name)
 	return ""
+}
+
+// RunGnubg feeds a command script to gnubg in text mode (`gnubg -t -q -r`,
+// in a fresh temporary directory) and returns everything it printed.
+func RunGnubg(t testing.TB, script string) string {
+	t.Helper()
+	bin := Gnubg(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-t", "-q", "-r")
+	cmd.Stdin = strings.NewReader(script)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gnubg: %v\n%s", err, out)
+	}
+	return string(out)
 }
