@@ -14,30 +14,8 @@ import (
 	"github.com/gamemill/gamemill/internal/peertest"
 )
 
-func readFile(t testing.TB, path string) *record.Match {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := mat.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return m
-}
-
-func replayed(t testing.TB, m *record.Match) *record.Match {
-	t.Helper()
-	if err := record.Replay(m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 func TestReadGnubgMatch(t *testing.T) {
-	m := replayed(t, readFile(t, "testdata/gnubg-3pt-match.mat"))
+	m := recordtest.Replayed(t, recordtest.Load(t, mat.Read, "testdata/gnubg-3pt-match.mat"))
 	if m.Players != [2]string{"engineA", "engineB"} || m.MatchLength != 3 || m.Date != "2026-11-21" {
 		t.Errorf("header: %q %d %q", m.Players, m.MatchLength, m.Date)
 	}
@@ -92,7 +70,7 @@ func roundTrip(t *testing.T, m *record.Match) {
 func TestRoundTripGnubgFiles(t *testing.T) {
 	for _, f := range []string{"gnubg-3pt-match.mat", "gnubg-7pt-cube.mat", "gnubg-nackgammon-tags.mat"} {
 		t.Run(f, func(t *testing.T) {
-			roundTrip(t, replayed(t, readFile(t, filepath.Join("testdata", f))))
+			roundTrip(t, recordtest.Replayed(t, recordtest.Load(t, mat.Read, filepath.Join("testdata", f))))
 		})
 	}
 }
@@ -128,7 +106,7 @@ func TestRoundTripRandom(t *testing.T) {
 func TestGnubgBeaverFileIsInconsistent(t *testing.T) {
 	// gnubg 1.07 exports "Beavers => 4" and "Wins 4 points" but counts the
 	// game as 2 points in the next game's score line.
-	m := readFile(t, "testdata/gnubg-money-beaver.mat")
+	m := recordtest.Load(t, mat.Read, "testdata/gnubg-money-beaver.mat")
 	if !m.Rules.Beavers || m.MatchLength != 0 {
 		t.Errorf("rules %+v, length %d", m.Rules, m.MatchLength)
 	}
@@ -177,8 +155,8 @@ func TestGnubgImportsOurMat(t *testing.T) {
 	delete(ms, "money jacoby beavers unfinished") // gnubg's beavers differ from ours; it keeps no Jacoby setting in .mat
 	delete(ms, "no crawford")                     // .mat cannot tell gnubg the Crawford rule is off
 	delete(ms, "cubeless hypergammon")            // gnubg's .mat import knows only standard backgammon
-	ms["gnubg 3pt"] = replayed(t, readFile(t, "testdata/gnubg-3pt-match.mat"))
-	ms["gnubg 7pt"] = replayed(t, readFile(t, "testdata/gnubg-7pt-cube.mat"))
+	ms["gnubg 3pt"] = recordtest.Replayed(t, recordtest.Load(t, mat.Read, "testdata/gnubg-3pt-match.mat"))
+	ms["gnubg 7pt"] = recordtest.Replayed(t, recordtest.Load(t, mat.Read, "testdata/gnubg-7pt-cube.mat"))
 	for name, m := range ms {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -194,7 +172,7 @@ func TestGnubgImportsOurMat(t *testing.T) {
 			if _, err := os.Stat(back); err != nil {
 				t.Fatalf("gnubg wrote nothing: %v\n%s", err, out)
 			}
-			got := replayed(t, readFile(t, back))
+			got := recordtest.Replayed(t, recordtest.Load(t, mat.Read, back))
 			if d := record.DiffGames(m, got); d != "" {
 				t.Errorf("gnubg's export differs: %s", d)
 			}

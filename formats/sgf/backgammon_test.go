@@ -15,49 +15,13 @@ import (
 	"github.com/gamemill/gamemill/internal/peertest"
 )
 
-func readSGF(t testing.TB, path string) *record.Match {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := sgf.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return m
-}
-
-func readMat(t testing.TB, path string) *record.Match {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := mat.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return m
-}
-
-func replayed(t testing.TB, m *record.Match) *record.Match {
-	t.Helper()
-	if err := record.Replay(m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestSGFMatchesMat reads the same matches as gnubg saved them in both
 // formats and compares the records action by action.
 func TestSGFMatchesMat(t *testing.T) {
 	for _, name := range []string{"gnubg-3pt-match", "gnubg-7pt-cube"} {
 		t.Run(name, func(t *testing.T) {
-			s := replayed(t, readSGF(t, filepath.Join("testdata", name+".sgf")))
-			m := replayed(t, readMat(t, filepath.Join("testdata", name+".mat")))
+			s := recordtest.Replayed(t, recordtest.Load(t, sgf.Read, filepath.Join("testdata", name+".sgf")))
+			m := recordtest.Replayed(t, recordtest.Load(t, mat.Read, filepath.Join("testdata", name+".mat")))
 			if d := record.Diff(s, m); d != "" {
 				t.Errorf("sgf and mat differ: %s", d)
 			}
@@ -73,7 +37,7 @@ func TestSGFMatchesMat(t *testing.T) {
 }
 
 func TestReadGnubgSGF(t *testing.T) {
-	m := replayed(t, readSGF(t, "testdata/gnubg-3pt-match.sgf"))
+	m := recordtest.Replayed(t, recordtest.Load(t, sgf.Read, "testdata/gnubg-3pt-match.sgf"))
 	if m.Players != [2]string{"engineA", "engineB"} || m.MatchLength != 3 || m.Date != "2026-11-21" {
 		t.Errorf("header: %q %d %q", m.Players, m.MatchLength, m.Date)
 	}
@@ -88,7 +52,7 @@ func TestReadGnubgSGF(t *testing.T) {
 		t.Errorf("game 1 action 4 = %v", a)
 	}
 
-	tags := replayed(t, readSGF(t, "testdata/gnubg-nackgammon-tags.sgf"))
+	tags := recordtest.Replayed(t, recordtest.Load(t, sgf.Read, "testdata/gnubg-nackgammon-tags.sgf"))
 	want := record.Rules{Variant: backgammon.Nackgammon, Crawford: true}
 	if tags.Rules != want || tags.Event != "My Event" || tags.Round != "3" || tags.Place != "Somewhere" || tags.Comment != `a "quoted" comment` {
 		t.Errorf("tags: %+v", tags)
@@ -97,7 +61,7 @@ func TestReadGnubgSGF(t *testing.T) {
 		t.Errorf("unfinished game: %v", g.Actions)
 	}
 
-	money := readSGF(t, "testdata/gnubg-money-beaver.sgf")
+	money := recordtest.Load(t, sgf.Read, "testdata/gnubg-money-beaver.sgf")
 	if a := money.Games[0].Actions[3]; a.Kind != record.Beaver || a.Player != 0 || !money.Rules.Beavers || !money.Rules.Jacoby {
 		t.Errorf("beaver: %v, rules %+v", a, money.Rules)
 	}
@@ -144,7 +108,7 @@ func randomMatches(t testing.TB) map[string]*record.Match {
 func TestRoundTrip(t *testing.T) {
 	for _, f := range []string{"gnubg-3pt-match.sgf", "gnubg-7pt-cube.sgf", "gnubg-nackgammon-tags.sgf"} {
 		t.Run(f, func(t *testing.T) {
-			roundTrip(t, replayed(t, readSGF(t, filepath.Join("testdata", f))))
+			roundTrip(t, recordtest.Replayed(t, recordtest.Load(t, sgf.Read, filepath.Join("testdata", f))))
 		})
 	}
 	for name, m := range randomMatches(t) {
@@ -188,8 +152,8 @@ func TestGnubgLoadsOurSGF(t *testing.T) {
 	ms := randomMatches(t)
 	delete(ms, "money jacoby beavers unfinished") // gnubg's beavers differ from ours
 	delete(ms, "cubeless hypergammon")            // gnubg's .mat export knows only standard backgammon
-	ms["gnubg 3pt"] = replayed(t, readSGF(t, "testdata/gnubg-3pt-match.sgf"))
-	ms["gnubg 7pt"] = replayed(t, readSGF(t, "testdata/gnubg-7pt-cube.sgf"))
+	ms["gnubg 3pt"] = recordtest.Replayed(t, recordtest.Load(t, sgf.Read, "testdata/gnubg-3pt-match.sgf"))
+	ms["gnubg 7pt"] = recordtest.Replayed(t, recordtest.Load(t, sgf.Read, "testdata/gnubg-7pt-cube.sgf"))
 	for name, m := range ms {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -207,7 +171,7 @@ func TestGnubgLoadsOurSGF(t *testing.T) {
 					t.Fatalf("gnubg wrote nothing: %v\n%s", err, out)
 				}
 			}
-			gotSGF := replayed(t, readSGF(t, backSGF))
+			gotSGF := recordtest.Replayed(t, recordtest.Load(t, sgf.Read, backSGF))
 			if !m.Rules.Crawford {
 				// gnubg keeps its own Crawford setting when RU omits Crawford.
 				gotSGF.Rules.Crawford = false
@@ -218,7 +182,7 @@ func TestGnubgLoadsOurSGF(t *testing.T) {
 			if m.Rules.Variant != backgammon.Standard {
 				return
 			}
-			gotMat := replayed(t, readMat(t, backMat))
+			gotMat := recordtest.Replayed(t, recordtest.Load(t, mat.Read, backMat))
 			if d := record.DiffGames(m, gotMat); d != "" {
 				t.Errorf("gnubg's .mat differs: %s", d)
 			}

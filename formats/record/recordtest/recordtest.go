@@ -4,7 +4,10 @@ package recordtest
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"testing"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/record"
@@ -84,4 +87,30 @@ func step(b *record.Builder, s *backgammon.State, rng *rand.Rand, dice *backgamm
 		return b.Play(s.Move, mv)
 	}
 	return fmt.Errorf("unexpected decision %v", s.Decision())
+}
+
+// Load reads the record in the file at path with read (mat.Read, sgf.Read),
+// failing the test on any error.
+func Load(t testing.TB, read func(io.Reader) (*record.Match, error), path string) *record.Match {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := read(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}
+
+// Replayed replays m through the rules (record.Replay), failing the test
+// on an error, and returns it.
+func Replayed(t testing.TB, m *record.Match) *record.Match {
+	t.Helper()
+	if err := record.Replay(m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
