@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/gamemill/gamemill/internal/buildtest"
 	"io"
 	"os"
 	"os/exec"
@@ -23,23 +24,7 @@ import (
 var fakeEngine, ringmasterBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "gamemill-ringmaster-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fakeEngine = filepath.Join(dir, "fakebg")
-	ringmasterBin = filepath.Join(dir, "ringmaster")
-	for bin, pkg := range map[string]string{fakeEngine: "./testdata/fakebg", ringmasterBin: "../cmd/ringmaster"} {
-		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
-			os.Exit(1)
-		}
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	buildtest.Main(m, map[string]*string{"./testdata/fakebg": &fakeEngine, "../cmd/ringmaster": &ringmasterBin})
 }
 
 func writeControl(t testing.TB, dir, name, text string) string {

@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"os"
+	"github.com/gamemill/gamemill/internal/buildtest"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,20 +16,7 @@ import (
 var bgtool string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "bgtool-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bgtool = filepath.Join(dir, "bgtool")
-	if out, err := exec.Command("go", "build", "-o", bgtool, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	buildtest.Main(m, map[string]*string{".": &bgtool})
 }
 
 func runTool(t *testing.T, args ...string) (stdout, stderr string, code int) {
