@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gamemill/gamemill/internal/buildtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,24 +23,7 @@ import (
 var fakeEngine string
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "gamemill-player-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	fakeEngine = filepath.Join(dir, "fakeengine")
-	build := exec.Command("go", "build", "-o", fakeEngine, "./testdata/fakeengine")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building fake engine:", err)
-		return 1
-	}
-	return m.Run()
+	buildtest.Main(m, map[string]*string{"./testdata/fakeengine": &fakeEngine})
 }
 
 // launch starts the fake engine with the given flags and closes it when
