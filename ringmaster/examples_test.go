@@ -140,3 +140,38 @@ match_length = 3
 		}
 	}
 }
+
+// TestExamplesLoad keeps every example control file valid, and runs the
+// all-play-all example (built-in players only) to the end.
+func TestExamplesLoad(t *testing.T) {
+	files, err := filepath.Glob("../examples/*.toml")
+	if err != nil || len(files) < 4 {
+		t.Fatalf("examples: %v %v", files, err)
+	}
+	for _, f := range files {
+		if _, err := ringmaster.New(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	data, err := os.ReadFile("../examples/allplayall.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "allplayall.toml", string(data))
+	rm, err := ringmaster.New(ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm.Builtin = (&gtpengine.Factory{}).Server
+	if status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Quiet: true, Display: io.Discard, Errors: io.Discard}); err != nil || status != ringmaster.Finished {
+		t.Fatalf("run: %v %v", status, err)
+	}
+	if n := len(readResults(t, rm.DBPath())); n != 120 {
+		t.Errorf("%d results, want 120 (6 pairs x 20 rounds)", n)
+	}
+	report, _ := os.ReadFile(rm.ReportPath())
+	if !strings.Contains(string(report), "Bradley-Terry ratings") || !strings.Contains(string(report), "A net ") {
+		t.Errorf("all-play-all report lacks the grid or ratings:\n%s", report)
+	}
+}
