@@ -32,6 +32,11 @@ type boardOutput struct {
 type moveOutput struct {
 	Move       string `json:"move"`
 	PositionID string `json:"position_id"`
+	// With --eval: the mover's cubeless money equity after the move and
+	// its probabilities (win, win gammon, win backgammon, lose gammon,
+	// lose backgammon).
+	Equity *float64    `json:"equity,omitempty"`
+	Probs  *[5]float64 `json:"probs,omitempty"`
 }
 
 // movesOutput is `bgtool moves --json`.

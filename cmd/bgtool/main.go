@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/textboard"
 )
@@ -129,6 +131,8 @@ func runMoves(args []string, stdout io.Writer) error {
 	fs := newFlags("moves", "POSITION_ID DICE", stdout)
 	asJSON := fs.Bool("json", false, "print the moves as JSON")
 	variant := fs.String("variant", "standard", "variant: standard, nackgammon, hypergammon1..3")
+	eval := fs.Bool("eval", false, "judge each move with bgbot's network (cubeless money equity), best first")
+	plies := fs.Int("plies", 0, "with --eval: search depth")
 	if err := parseFlags(fs, args, 2, 2); err != nil {
 		return err
 	}
@@ -153,14 +157,45 @@ func runMoves(args []string, stdout io.Writer) error {
 	for i, m := range moves {
 		out.Moves = append(out.Moves, moveOutput{Move: backgammon.Format(b, m), PositionID: gnubgid.EncodePosition(results[i].Swap())})
 	}
+	if *eval {
+		if err := evaluateMoves(out.Moves, results, v, *plies); err != nil {
+			return fmt.Errorf("moves: %w", err)
+		}
+	}
 	if *asJSON {
 		return writeJSON(stdout, out)
 	}
 	for _, m := range out.Moves {
-		if _, err := fmt.Fprintf(stdout, "%s\t%s\n", m.Move, m.PositionID); err != nil {
+		line := m.Move + "\t" + m.PositionID
+		if m.Equity != nil {
+			line += fmt.Sprintf("\t%+.3f", *m.Equity)
+		}
+		if _, err := fmt.Fprintln(stdout, line); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// evaluateMoves has bgbot's network judge the position after each move,
+// from the mover's view, and sorts the moves best first (a stable sort,
+// so equal moves keep the generator's order).
+func evaluateMoves(moves []moveOutput, results []backgammon.Board, v backgammon.Variant, plies int) error {
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Plies: plies})
+	if err != nil {
+		return err
+	}
+	bot.SetVariant(v)
+	for i := range moves {
+		p := bot.Probs(results[i].Swap()).Invert()
+		eq := float64(p.Equity())
+		probs := [5]float64{}
+		for k := range probs {
+			probs[k] = float64(p[k])
+		}
+		moves[i].Equity, moves[i].Probs = &eq, &probs
+	}
+	sort.SliceStable(moves, func(i, j int) bool { return *moves[i].Equity > *moves[j].Equity })
 	return nil
 }
 

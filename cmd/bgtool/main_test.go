@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"github.com/gamemill/gamemill/internal/buildtest"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -187,5 +188,33 @@ func TestBoardLikeGnubg(t *testing.T) {
 		if !strings.HasPrefix(out, want) {
 			t.Errorf("%q:\nbgtool:\n%s\ngnubg:\n%s", cmds, out, want)
 		}
+	}
+}
+
+// TestMovesEval checks --eval: every move gets the network's equity, best
+// first; the bot knows the textbook opening plays.
+func TestMovesEval(t *testing.T) {
+	for dice, best := range map[string]string{"31": "8/5 6/5", "42": "8/4 6/4", "65": "24/13"} {
+		out, errOut, code := runTool(t, "moves", "--eval", "4HPwATDgc/ABMA", dice)
+		if code != 0 {
+			t.Fatalf("moves --eval %s: exit %d: %s", dice, code, errOut)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if first := strings.Split(lines[0], "\t"); first[0] != best || len(first) != 3 {
+			t.Errorf("opening %s: best move %q, want %q", dice, lines[0], best)
+		}
+		prev := 2.0
+		for _, l := range lines {
+			f := strings.Split(l, "\t")
+			eq, err := strconv.ParseFloat(f[len(f)-1], 64)
+			if err != nil || eq > prev || eq < -3 || eq > 3 {
+				t.Errorf("opening %s: line %q out of order or not an equity", dice, l)
+			}
+			prev = eq
+		}
+	}
+	out, _, code := runTool(t, "moves", "--eval", "--json", "4HPwATDgc/ABMA", "21")
+	if code != 0 || !strings.Contains(out, `"equity"`) || !strings.Contains(out, `"probs"`) {
+		t.Errorf("moves --eval --json: exit %d\n%s", code, out)
 	}
 }
