@@ -14,8 +14,9 @@ import (
 
 // BenchmarkCompare0Ply sets bgbot's net and gnubg side by side on the same
 // 200 positions (each a roll to play): bgbot called directly, bgbot through
-// the protocol over in-memory pipes (set_position + genmove), and gnubg
-// through its external interface via the adapter (the same two commands).
+// the protocol over in-memory pipes (set_position + genmove), gnubg
+// through its external interface via the adapter (the same two commands),
+// and gnubg's bare socket (one board line, one answer).
 func BenchmarkCompare0Ply(b *testing.B) {
 	positions := benchPositions(200)
 	ctx := context.Background()
@@ -65,5 +66,25 @@ func BenchmarkCompare0Ply(b *testing.B) {
 	})
 	b.Run("gnubg-protocol", func(b *testing.B) {
 		run(b, launch(b, Options{}))
+	})
+	// The bare socket: one board line and gnubg's answer, with the lines
+	// made beforehand, to show what the adapter's own work costs.
+	b.Run("gnubg-socket", func(b *testing.B) {
+		p := launch(b, Options{})
+		rules := bg.Rules{Variant: bg.Standard, Cube: true}
+		lines := make([]string, len(positions))
+		for i, ps := range positions {
+			s, err := gnubgid.DecodeState(ps[0], ps[1], rules)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines[i] = p.eng.boardLine(s, s.Move)
+		}
+		for i := 0; b.Loop(); i++ {
+			if _, err := p.eng.request(ctx, lines[i%len(lines)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
 	})
 }
