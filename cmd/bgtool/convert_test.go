@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"github.com/gamemill/gamemill/formats/record/recordtest"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,36 +19,22 @@ const (
 	gnubgSGF = "../../formats/sgf/testdata/gnubg-3pt-match.sgf"
 )
 
-func readRecord(t *testing.T, path string, read func(r *os.File) (*record.Match, error)) *record.Match {
+// readRecord reads and replays a record file with read (mat.Read or sgf.Read).
+func readRecord(t *testing.T, path string, read func(io.Reader) (*record.Match, error)) *record.Match {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := record.Replay(m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return recordtest.Replayed(t, recordtest.Load(t, read, path))
 }
-
-func readMat(f *os.File) (*record.Match, error) { return mat.Read(f) }
-func readSGF(f *os.File) (*record.Match, error) { return sgf.Read(f) }
 
 func TestConvert(t *testing.T) {
 	dir := t.TempDir()
-	want := readRecord(t, gnubgMat, readMat)
+	want := readRecord(t, gnubgMat, mat.Read)
 	for _, tc := range []struct {
 		in, out string
-		read    func(*os.File) (*record.Match, error)
+		read    func(io.Reader) (*record.Match, error)
 	}{
-		{gnubgMat, "a.sgf", readSGF},
-		{gnubgSGF, "b.MAT", readMat},
-		{gnubgMat, "c.mat", readMat},
+		{gnubgMat, "a.sgf", sgf.Read},
+		{gnubgSGF, "b.MAT", mat.Read},
+		{gnubgMat, "c.mat", mat.Read},
 	} {
 		out := filepath.Join(dir, tc.out)
 		var stdout, stderr bytes.Buffer
@@ -102,7 +90,7 @@ func TestConvertCommand(t *testing.T) {
 	if _, errOut, code := runTool(t, "convert", gnubgMat, out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if d := record.Diff(readRecord(t, gnubgMat, readMat), readRecord(t, out, readSGF)); d != "" {
+	if d := record.Diff(readRecord(t, gnubgMat, mat.Read), readRecord(t, out, sgf.Read)); d != "" {
 		t.Error(d)
 	}
 }

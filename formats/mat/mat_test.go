@@ -76,22 +76,7 @@ func TestRoundTripGnubgFiles(t *testing.T) {
 }
 
 func randomMatches(t testing.TB) map[string]*record.Match {
-	t.Helper()
-	out := map[string]*record.Match{}
-	add := func(name string, seed uint64, r backgammon.Rules, o recordtest.Options) {
-		m, err := recordtest.RandomMatch(seed, [2]string{"Alice", "Bob Two"}, r, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[name] = m
-	}
-	add("match", 7, backgammon.Rules{MatchLength: 7, Crawford: true, Cube: true}, recordtest.Options{DoubleP: 0.05, DropP: 0.3, ResignP: 0.01})
-	add("money", 3, backgammon.Rules{Cube: true}, recordtest.Options{Games: 5, DoubleP: 0.05, DropP: 0.3, ResignP: 0.01})
-	add("money jacoby beavers unfinished", 5, backgammon.Rules{Cube: true, Jacoby: true, Beavers: true},
-		recordtest.Options{Games: 5, DoubleP: 0.05, DropP: 0.3, BeaverP: 0.3, ResignP: 0.01, Unfinish: true})
-	add("no crawford", 9, backgammon.Rules{MatchLength: 5, Cube: true}, recordtest.Options{DoubleP: 0.05, DropP: 0.3})
-	add("cubeless hypergammon", 11, backgammon.Rules{Variant: backgammon.Hypergammon3, MatchLength: 3}, recordtest.Options{})
-	return out
+	return recordtest.Matches(t, [2]string{"Alice", "Bob Two"})
 }
 
 func TestRoundTripRandom(t *testing.T) {

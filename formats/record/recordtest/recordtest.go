@@ -114,3 +114,26 @@ func Replayed(t testing.TB, m *record.Match) *record.Match {
 	}
 	return m
 }
+
+// Matches returns the standard set of seeded random records the format
+// tests round-trip, by name: a 7-point match, a money session, a money
+// session with Jacoby and beavers left unfinished, a match without the
+// Crawford rule and a cubeless hypergammon match, all between players.
+func Matches(t testing.TB, players [2]string) map[string]*record.Match {
+	t.Helper()
+	out := map[string]*record.Match{}
+	add := func(name string, seed uint64, r backgammon.Rules, o Options) {
+		m, err := RandomMatch(seed, players, r, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = m
+	}
+	add("match", 7, backgammon.Rules{MatchLength: 7, Crawford: true, Cube: true}, Options{DoubleP: 0.05, DropP: 0.3, ResignP: 0.01})
+	add("money", 3, backgammon.Rules{Cube: true}, Options{Games: 5, DoubleP: 0.05, DropP: 0.3, ResignP: 0.01})
+	add("money jacoby beavers unfinished", 5, backgammon.Rules{Cube: true, Jacoby: true, Beavers: true},
+		Options{Games: 5, DoubleP: 0.05, DropP: 0.3, BeaverP: 0.3, ResignP: 0.01, Unfinish: true})
+	add("no crawford", 9, backgammon.Rules{MatchLength: 5, Cube: true}, Options{DoubleP: 0.05, DropP: 0.3})
+	add("cubeless hypergammon", 11, backgammon.Rules{Variant: backgammon.Hypergammon3, MatchLength: 3}, Options{})
+	return out
+}
