@@ -49,22 +49,7 @@ func Draw(s *backgammon.State, names [2]string) string {
 	}
 	fmt.Fprintf(&sb, " %s     %s\n", topNumbers, text[0])
 	for r := 0; r < 5; r++ { // top half, r counted from the top edge
-		sb.WriteString(" |")
-		for j := 0; j < 6; j++ {
-			sb.WriteString(cell(top[j], r))
-		}
-		sb.WriteString("|")
-		sb.WriteString(cell(stack{'O', bar[0].n}, r))
-		sb.WriteString("|")
-		for j := 6; j < 12; j++ {
-			sb.WriteString(cell(top[j], r))
-		}
-		sb.WriteString("| ")
-		sb.WriteString(offCell('O', off[0], r))
-		if r < 4 {
-			sb.WriteString(" " + [4]string{text[1], text[2], "", ""}[r])
-		}
-		sb.WriteString("\n")
+		writeRow(&sb, &top, stack{'O', bar[0].n}, 'O', off[0], r, [4]string{text[1], text[2], "", ""})
 	}
 	arrow := "v"
 	if s.Move == 0 {
@@ -72,22 +57,7 @@ func Draw(s *backgammon.State, names [2]string) string {
 	}
 	fmt.Fprintf(&sb, "%s|                  |BAR|                  |     %s\n", arrow, text[3])
 	for r := 4; r >= 0; r-- { // bottom half, r counted from the bottom edge
-		sb.WriteString(" |")
-		for j := 0; j < 6; j++ {
-			sb.WriteString(cell(bottom[j], r))
-		}
-		sb.WriteString("|")
-		sb.WriteString(cell(stack{'X', bar[1].n}, r))
-		sb.WriteString("|")
-		for j := 6; j < 12; j++ {
-			sb.WriteString(cell(bottom[j], r))
-		}
-		sb.WriteString("| ")
-		sb.WriteString(offCell('X', off[1], r))
-		if r < 4 {
-			sb.WriteString(" " + [4]string{text[5], text[4], "", ""}[r])
-		}
-		sb.WriteString("\n")
+		writeRow(&sb, &bottom, stack{'X', bar[1].n}, 'X', off[1], r, [4]string{text[5], text[4], "", ""})
 	}
 	fmt.Fprintf(&sb, " %s     %s\n\n", bottomNumbers, text[6])
 	return sb.String()
@@ -230,4 +200,26 @@ func Summary(s *backgammon.State, names [2]string) string {
 	}
 	fmt.Fprintf(&sb, "Cube: %d, %s\n", s.CubeValue, owner)
 	return sb.String()
+}
+
+// writeRow writes line r of one half of the board: the twelve points with
+// the bar between their two sixes, the borne-off column, and the side text
+// of the first four lines.
+func writeRow(sb *strings.Builder, points *[12]stack, bar stack, offChar byte, off, r int, side [4]string) {
+	sb.WriteString(" |")
+	for j := 0; j < 6; j++ {
+		sb.WriteString(cell(points[j], r))
+	}
+	sb.WriteString("|")
+	sb.WriteString(cell(bar, r))
+	sb.WriteString("|")
+	for j := 6; j < 12; j++ {
+		sb.WriteString(cell(points[j], r))
+	}
+	sb.WriteString("| ")
+	sb.WriteString(offCell(offChar, off, r))
+	if r < 4 {
+		sb.WriteString(" " + side[r])
+	}
+	sb.WriteString("\n")
 }
