@@ -9,7 +9,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -20,10 +19,6 @@ import (
 const SchemaVersion = 1
 
 const schema = `
-CREATE TABLE IF NOT EXISTS meta (
-	key   TEXT PRIMARY KEY,
-	value TEXT NOT NULL
-);
 CREATE TABLE IF NOT EXISTS runs (
 	run_id     INTEGER PRIMARY KEY,
 	started_at TEXT NOT NULL,
@@ -85,8 +80,7 @@ CREATE VIEW IF NOT EXISTS game_results AS
 // Store is an open competition database. Its methods are safe for
 // concurrent use: database/sql serialises writers through one connection.
 type Store struct {
-	db   *sql.DB
-	path string
+	db *sql.DB
 }
 
 // Open opens (creating if needed) the database at path, in WAL mode, and
@@ -100,7 +94,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	// One connection: SQLite allows one writer, and this keeps writes ordered.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path}
+	s := &Store{db: db}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -136,32 +130,7 @@ func (s *Store) migrate(ctx context.Context) error {
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// Path is the database file.
-func (s *Store) Path() string { return s.path }
-
 func now() string { return time.Now().UTC().Format(time.RFC3339) }
-
-// Meta returns a stored setting, or "" if unset.
-func (s *Store) Meta(ctx context.Context, key string) (string, error) {
-	var v string
-	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read meta %s: %w", key, err)
-	}
-	return v, nil
-}
-
-// SetMeta stores a setting.
-func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	_, err := s.db.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
-	if err != nil {
-		return fmt.Errorf("write meta %s: %w", key, err)
-	}
-	return nil
-}
 
 // StartRun records the start of a run and returns its id.
 func (s *Store) StartRun(ctx context.Context) (int64, error) {
@@ -299,16 +268,6 @@ func (s *Store) Void(ctx context.Context, gameID string, runID int64, reason, re
 	return nil
 }
 
-// Abandon forgets a running game that will not be replayed under its id in
-// this run (its row goes; the next run issues it again).
-func (s *Store) Abandon(ctx context.Context, gameID string) error {
-	_, err := s.db.ExecContext(ctx, "DELETE FROM games WHERE game_id = ? AND status = 'running'", gameID)
-	if err != nil {
-		return fmt.Errorf("abandon game %s: %w", gameID, err)
-	}
-	return nil
-}
-
 // GameIDs returns the ids of finished and of running games.
 func (s *Store) GameIDs(ctx context.Context) (finished, running []string, err error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT game_id, status FROM games ORDER BY game_id")
@@ -374,8 +333,7 @@ func (s *Store) Record(ctx context.Context, gameID string) (mat, sgf string, err
 	return mat, sgf, nil
 }
 
-// VoidCount returns how many void attempts were recorded, and their reasons
-// in order.
+// Voids returns every void attempt recorded, in order.
 func (s *Store) Voids(ctx context.Context) ([]VoidGame, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT game_id, at, reason FROM voids ORDER BY void_id")
 	if err != nil {
