@@ -119,8 +119,10 @@ func (d *display) redraw(ctx context.Context) {
 	if voids > 0 {
 		fmt.Fprintf(&buf, "%d void games; see log file.\n", voids)
 	}
-	if err := d.run.rm.printReport(ctx, d.run.st, &buf, true); err != nil {
+	if data, err := loadReportData(ctx, d.run.st); err != nil {
 		fmt.Fprintf(&buf, "(report: %v)\n", err)
+	} else {
+		d.run.rm.writeShortReport(&buf, data)
 	}
 	buf.WriteString("\n= Results =\n")
 	for _, r := range recent {

@@ -178,7 +178,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	}
 	if !opts.Quiet {
 		fmt.Fprintln(opts.Display)
-		if err := r.printReport(endCtx, st, opts.Display, false); err != nil {
+		if err := r.printFullReport(endCtx, st, opts.Display); err != nil {
 			return status, err
 		}
 	}

@@ -1,0 +1,124 @@
+package ringmaster
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/gamemill/gamemill/ratings"
+	"github.com/gamemill/gamemill/ringmaster/store"
+)
+
+// JSONReport is the machine-readable report (ringmaster show --json). Each
+// matchup's figures are from its first player's view where a single number
+// is given; pairs of numbers are [first player, second player].
+type JSONReport struct {
+	Competition string            `json:"competition"`
+	Type        string            `json:"type"`
+	Description string            `json:"description,omitempty"`
+	Matchups    []JSONMatchup     `json:"matchups"`
+	VoidGames   int               `json:"void_game_attempts"`
+	Engines     map[string]string `json:"engines"`
+}
+
+// JSONMatchup is one matchup's results.
+type JSONMatchup struct {
+	ID            string        `json:"id"`
+	Name          string        `json:"name"`
+	Players       [2]string     `json:"players"`
+	Played        int           `json:"played"`
+	Planned       int           `json:"planned"`
+	MatchLength   int           `json:"match_length"`
+	Wins          [2]float64    `json:"wins"`
+	Unknown       int           `json:"unknown"`
+	Forfeits      [2]int        `json:"forfeits"`
+	Gammons       [2]int        `json:"gammons"`
+	Backgammons   [2]int        `json:"backgammons"`
+	PointsPerGame *JSONInterval `json:"points_per_game,omitempty"`
+	Elo           *JSONInterval `json:"elo,omitempty"`
+	Cube          [2]JSONCube   `json:"cube"`
+	SPRT          *JSONSPRT     `json:"sprt,omitempty"`
+}
+
+// JSONInterval is an estimate with its 95% interval.
+type JSONInterval struct {
+	Value float64 `json:"value"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	Basis string  `json:"basis,omitempty"`
+}
+
+// JSONCube counts one player's cube actions.
+type JSONCube struct {
+	Doubles int `json:"doubles"`
+	Takes   int `json:"takes"`
+	Drops   int `json:"drops"`
+	Beavers int `json:"beavers"`
+}
+
+// JSONSPRT is the state of a matchup's sequential test.
+type JSONSPRT struct {
+	LLR      float64 `json:"llr"`
+	Lower    float64 `json:"lower_bound"`
+	Upper    float64 `json:"upper_bound"`
+	Decision string  `json:"decision"`
+}
+
+// ShowJSON writes the report as JSON.
+func (r *Ringmaster) ShowJSON(ctx context.Context, w io.Writer) error {
+	return r.withExistingStore(ctx, func(st *store.Store) error {
+		d, err := loadReportData(ctx, st)
+		if err != nil {
+			return err
+		}
+		rep := r.jsonReport(d)
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	})
+}
+
+func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
+	rep := &JSONReport{Competition: r.Comp.Code, Type: r.Comp.Type, Description: r.Comp.Description,
+		Matchups: []JSONMatchup{}, VoidGames: len(d.voids), Engines: d.engines}
+	// JSON has no infinity: an unbounded Elo end is left out as null by
+	// dropping the whole estimate, which then has no finite interval.
+	finite := func(xs ...float64) bool {
+		for _, x := range xs {
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, s := range r.gather(d.results) {
+		m := s.m
+		jm := JSONMatchup{ID: m.ID, Name: m.Name, Players: [2]string{m.PlayerA, m.PlayerB}, Played: s.played,
+			Planned: m.NumberOfGames, MatchLength: m.Settings.MatchLength, Wins: s.wins, Unknown: s.unknown,
+			Forfeits: s.forfeits, Gammons: s.gammons, Backgammons: s.bgs}
+		for i := 0; i < 2; i++ {
+			c := s.cube[i]
+			jm.Cube[i] = JSONCube{Doubles: c.Doubles, Takes: c.Takes, Drops: c.Drops, Beavers: c.Beavers}
+		}
+		if s.played > 0 {
+			sum, basis := s.summary()
+			if finite(sum.Mean, sum.Low, sum.High) {
+				jm.PointsPerGame = &JSONInterval{Value: sum.Mean, Low: sum.Low, High: sum.High, Basis: basis}
+			}
+		}
+		if s.wins[0] > 0 && s.wins[1] > 0 {
+			elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
+			if finite(elo, lo, hi) {
+				jm.Elo = &JSONInterval{Value: elo, Low: lo, High: hi}
+			}
+		}
+		if s.sprt != nil {
+			llr, d := s.sprt.state()
+			lo, hi := s.sprt.test.Bounds()
+			jm.SPRT = &JSONSPRT{LLR: llr, Lower: lo, Upper: hi, Decision: d.String()}
+		}
+		rep.Matchups = append(rep.Matchups, jm)
+	}
+	return rep
+}

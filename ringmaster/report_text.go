@@ -1,0 +1,354 @@
+package ringmaster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gamemill/gamemill/ratings"
+	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/store"
+)
+
+// Show prints the report to w without touching CODE.report. It is safe to
+// use while a run is in progress (SQLite in WAL mode lets readers in).
+func (r *Ringmaster) Show(ctx context.Context, w io.Writer) error {
+	return r.withExistingStore(ctx, func(st *store.Store) error {
+		return r.printFullReport(ctx, st, w)
+	})
+}
+
+// Report rewrites CODE.report and prints it.
+func (r *Ringmaster) Report(ctx context.Context, w io.Writer) error {
+	return r.withExistingStore(ctx, func(st *store.Store) error {
+		if err := r.writeReport(ctx, st); err != nil {
+			return err
+		}
+		return r.printFullReport(ctx, st, w)
+	})
+}
+
+// withExistingStore opens the database for fn, refusing to create one.
+func (r *Ringmaster) withExistingStore(ctx context.Context, fn func(*store.Store) error) error {
+	if _, err := os.Stat(r.DBPath()); err != nil {
+		return fmt.Errorf("no status file (%s): has the competition been run?", r.DBPath())
+	}
+	st, err := r.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return fn(st)
+}
+
+func (r *Ringmaster) writeReport(ctx context.Context, st *store.Store) error {
+	var buf bytes.Buffer
+	if err := r.printFullReport(ctx, st, &buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(r.ReportPath(), buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+func pct(n, d float64) string {
+	if d == 0 {
+		return "--"
+	}
+	return fmt.Sprintf("%.1f%%", 100*n/d)
+}
+
+func signed(x float64) string {
+	if math.IsNaN(x) {
+		return "--"
+	}
+	return fmt.Sprintf("%+.3f", x)
+}
+
+// reportData is what a report is made from: the stored results, the void
+// attempts and the engines' self-descriptions.
+type reportData struct {
+	results []store.GameResult
+	voids   []store.VoidGame
+	engines map[string]string
+}
+
+func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
+	var d reportData
+	var err error
+	if d.results, err = st.Results(ctx); err != nil {
+		return d, err
+	}
+	if d.voids, err = st.Voids(ctx); err != nil {
+		return d, err
+	}
+	if d.engines, err = st.Engines(ctx); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+// printFullReport prints the report kept in CODE.report and shown by show
+// and report: a heading, every matchup with its details, every void
+// attempt and the engines' descriptions.
+func (r *Ringmaster) printFullReport(ctx context.Context, st *store.Store, w io.Writer) error {
+	d, err := loadReportData(ctx, st)
+	if err != nil {
+		return err
+	}
+	r.writeFullReport(w, d)
+	return nil
+}
+
+func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
+	fmt.Fprintf(w, "%s: %s\n", r.Comp.Type, r.Comp.Code)
+	if r.Comp.Description != "" {
+		fmt.Fprintln(w, r.Comp.Description)
+	}
+	fmt.Fprintln(w)
+	stats := r.gather(d.results)
+	r.writeGrid(w, stats)
+	for i, s := range stats {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printMatchupSummary(w, s)
+		printMatchupDetails(w, s)
+	}
+	writeVoids(w, d.voids)
+	codes := make([]string, 0, len(d.engines))
+	for c := range d.engines {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	fmt.Fprintln(w)
+	for _, c := range codes {
+		fmt.Fprintf(w, "player %s: %s\n", c, d.engines[c])
+	}
+}
+
+// writeShortReport is the live display's report: each matchup's summary
+// and the last three void attempts.
+func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
+	stats := r.gather(d.results)
+	r.writeGrid(w, stats)
+	for i, s := range stats {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printMatchupSummary(w, s)
+	}
+	voids := d.voids
+	if len(voids) > 3 {
+		voids = voids[len(voids)-3:]
+	}
+	writeVoids(w, voids)
+}
+
+// writeGrid prints an all-play-all's grid; other competitions have none.
+func (r *Ringmaster) writeGrid(w io.Writer, stats []*matchupStats) {
+	if r.Comp.Type == control.AllPlayAll {
+		r.printGrid(w, stats)
+		fmt.Fprintln(w)
+	}
+}
+
+func writeVoids(w io.Writer, voids []store.VoidGame) {
+	if len(voids) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%d void game attempt(s) (replayed or left for a later run):\n", len(voids))
+	for _, v := range voids {
+		fmt.Fprintf(w, "  %s: %s\n", v.GameID, oneLine(v.Reason, 160))
+	}
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+func settingsText(g control.GameSettings) string {
+	var parts []string
+	if g.MatchLength == 0 {
+		parts = append(parts, "money game")
+	} else {
+		parts = append(parts, fmt.Sprintf("%d-point match", g.MatchLength))
+	}
+	if !g.Cube {
+		parts = append(parts, "cubeless")
+	} else if g.MatchLength == 0 {
+		if g.Jacoby {
+			parts = append(parts, "Jacoby")
+		}
+		if g.Beavers {
+			parts = append(parts, "beavers")
+		}
+	} else if g.Crawford {
+		parts = append(parts, "Crawford")
+	}
+	if g.Variant != "" && g.Variant != "standard" {
+		parts = append(parts, g.Variant)
+	}
+	parts = append(parts, g.Dice+" dice")
+	return strings.Join(parts, ", ")
+}
+
+// printMatchupSummary prints a matchup's heading, its wins table and its
+// estimates.
+func printMatchupSummary(w io.Writer, s *matchupStats) {
+	m := s.m
+	planned := ""
+	if !s.ghost {
+		planned = fmt.Sprintf("/%d", m.NumberOfGames)
+	}
+	fmt.Fprintf(w, "%s (%d%s games)\n", m.Name, s.played, planned)
+	if s.ghost {
+		fmt.Fprintln(w, "?? (missing from control file)")
+	} else {
+		fmt.Fprintln(w, settingsText(m.Settings))
+	}
+	if s.played == 0 {
+		return
+	}
+	unit := "points/game"
+	if m.Settings.MatchLength > 0 {
+		unit = "match points/match (+1 win, -1 loss)"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\twins\t\tmoved first: won\t\tother moved first: won\t\tgammons\tbackgammons\tforfeits\t\n")
+	codes := [2]string{m.PlayerA, m.PlayerB}
+	for i := 0; i < 2; i++ {
+		o := 1 - i
+		fmt.Fprintf(tw, "%s\t%g\t%s\t%d/%d\t%s\t%d/%d\t%s\t%d\t%d\t%d\t\n", codes[i], s.wins[i], pct(s.wins[i], float64(s.played)),
+			s.firstWins[i], s.firstGames[i], pct(float64(s.firstWins[i]), float64(s.firstGames[i])),
+			s.firstGames[o]-s.firstWins[o], s.firstGames[o], pct(float64(s.firstGames[o]-s.firstWins[o]), float64(s.firstGames[o])),
+			s.gammons[i], s.bgs[i], s.forfeits[i])
+	}
+	tw.Flush()
+	sum, basis := s.summary()
+	fmt.Fprintf(w, "%s for %s: %s, 95%% interval %s to %s (%s)\n", unit, m.PlayerA, signed(sum.Mean), signed(sum.Low), signed(sum.High), basis)
+	decided := s.wins[0] + s.wins[1]
+	if decided > 0 && s.wins[0] > 0 && s.wins[1] > 0 {
+		elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
+		fmt.Fprintf(w, "Elo %s - %s: %s (95%% interval %s to %s), LOS %.1f%%\n", m.PlayerA, m.PlayerB, eloText(elo), eloText(lo), eloText(hi), 100*ratings.LOS(s.wins[0], s.wins[1]))
+	}
+	if s.sprt != nil {
+		fmt.Fprintln(w, s.sprt.describe())
+	}
+	if s.unknown > 0 {
+		fmt.Fprintf(w, "unknown results: %d (%s): no winner within max_moves\n", s.unknown, pct(float64(s.unknown), float64(s.played)))
+	}
+}
+
+// printMatchupDetails prints what only the full report shows: cube
+// actions, CPU per decision and the forfeits' reasons.
+func printMatchupDetails(w io.Writer, s *matchupStats) {
+	m := s.m
+	if s.played == 0 {
+		return
+	}
+	codes := [2]string{m.PlayerA, m.PlayerB}
+	if m.Settings.Cube {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "cube\tdoubles\ttakes\tdrops\tbeavers\t\n")
+		for i := 0; i < 2; i++ {
+			c := s.cube[i]
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", codes[i], c.Doubles, c.Takes, c.Drops, c.Beavers)
+		}
+		tw.Flush()
+	}
+	for i := 0; i < 2; i++ {
+		if s.decisions[i] > 0 {
+			fmt.Fprintf(w, "%s: %d decisions, average CPU %.3f ms per decision\n", codes[i], s.decisions[i], 1000*s.cpu[i]/float64(s.decisions[i]))
+		}
+	}
+	for _, f := range s.forfeitReasons {
+		fmt.Fprintf(w, "forfeit %s\n", oneLine(f, 200))
+	}
+}
+
+// printGrid shows an all-play-all's pairwise scores: row player's wins -
+// losses against the column player, and a Bradley-Terry rating estimate.
+func (r *Ringmaster) printGrid(w io.Writer, stats []*matchupStats) {
+	comps := r.Comp.Competitors
+	index := map[string]int{}
+	for i, c := range comps {
+		index[c] = i
+	}
+	n := len(comps)
+	wins := make([][]float64, n)
+	for i := range wins {
+		wins[i] = make([]float64, n)
+	}
+	var pairs []ratings.PairResult
+	total := 0
+	for _, s := range stats {
+		a, okA := index[s.m.PlayerA]
+		b, okB := index[s.m.PlayerB]
+		if !okA || !okB {
+			continue
+		}
+		wins[a][b] += s.wins[0]
+		wins[b][a] += s.wins[1]
+		total += s.played
+		if s.wins[0]+s.wins[1] > 0 {
+			pairs = append(pairs, ratings.PairResult{A: s.m.PlayerA, B: s.m.PlayerB, WinsA: s.wins[0], WinsB: s.wins[1]})
+		}
+	}
+	fmt.Fprintf(w, "%d games played\n\n", total)
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	fmt.Fprint(tw, "\t\t")
+	for i := range comps {
+		fmt.Fprintf(tw, "%s\t", control.CompetitorLetter(i))
+	}
+	fmt.Fprintln(tw)
+	for i, c := range comps {
+		fmt.Fprintf(tw, "%s\t%s\t", control.CompetitorLetter(i), c)
+		for j := range comps {
+			if i == j {
+				fmt.Fprint(tw, "\t")
+				continue
+			}
+			fmt.Fprintf(tw, "%g-%g\t", wins[i][j], wins[j][i])
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	if len(pairs) == 0 {
+		return
+	}
+	rs, err := ratings.BradleyTerry(comps, pairs, 0)
+	if err != nil {
+		fmt.Fprintf(w, "(ratings: %v)\n", err)
+		return
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Elo > rs[j].Elo })
+	fmt.Fprintln(w, "\nBradley-Terry ratings (Elo scale, mean 0, 95% interval):")
+	for _, rt := range rs {
+		lo, hi := rt.Interval(0.95)
+		fmt.Fprintf(w, "  %-12s %+6.0f  (%+.0f to %+.0f)  %g games\n", rt.Player, rt.Elo, lo, hi, rt.Games)
+	}
+}
+
+// eloText prints an Elo figure; an interval can reach past any finite
+// rating when one side won nearly everything.
+func eloText(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", x)
+}

@@ -1,0 +1,137 @@
+package ringmaster
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gamemill/gamemill/ratings"
+	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/store"
+)
+
+// matchupStats gathers one matchup's figures from its results, always from
+// the view of the matchup's first player (A) and second (B).
+type matchupStats struct {
+	m              *control.Matchup
+	ghost          bool
+	played         int
+	wins           [2]float64
+	firstGames     [2]int // games in which A (B) moved first
+	firstWins      [2]int // ... and won
+	points         []float64
+	pairs          map[int]*[2]float64
+	pairSeen       map[int]int
+	gammons, bgs   [2]int
+	cube           [2]store.Side
+	cpu            [2]float64
+	decisions      [2]int
+	forfeits       [2]int
+	unknown        int
+	forfeitReasons []string
+	sprt           *sprtTally
+}
+
+func (r *Ringmaster) gather(results []store.GameResult) []*matchupStats {
+	var list []*matchupStats
+	byID := map[string]*matchupStats{}
+	for _, m := range r.Comp.Matchups {
+		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, sprt: newSPRTTally(m)}
+		byID[m.ID] = s
+		list = append(list, s)
+	}
+	for _, res := range results {
+		s := byID[res.MatchupID]
+		if s == nil {
+			// A matchup no longer in the control file keeps its results.
+			m := &control.Matchup{ID: res.MatchupID, Name: res.MatchupID, PlayerA: res.PlayerA, PlayerB: res.PlayerB}
+			if res.Swapped {
+				m.PlayerA, m.PlayerB = res.PlayerB, res.PlayerA
+			}
+			s = &matchupStats{m: m, ghost: true, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}}
+			byID[res.MatchupID] = s
+			list = append(list, s)
+		}
+		s.add(res)
+	}
+	return list
+}
+
+func (s *matchupStats) add(res store.GameResult) {
+	if s.sprt != nil {
+		s.sprt.add(res)
+	}
+	// Seat sides to matchup sides: seat A is the matchup's A unless swapped.
+	sides := [2]store.Side{res.A, res.B}
+	if res.Swapped {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	idx := func(code string) int {
+		switch code {
+		case s.m.PlayerA:
+			return 0
+		case s.m.PlayerB:
+			return 1
+		}
+		return -1
+	}
+	s.played++
+	w := idx(res.Winner)
+	if w >= 0 {
+		s.wins[w]++
+	} else {
+		s.unknown++
+	}
+	if f := idx(res.FirstMover); f >= 0 {
+		s.firstGames[f]++
+		if w == f {
+			s.firstWins[f]++
+		}
+	}
+	if fb := idx(res.ForfeitBy); fb >= 0 {
+		s.forfeits[fb]++
+		s.forfeitReasons = append(s.forfeitReasons, res.GameID+": "+res.Detail)
+	}
+	pa := float64(sides[0].Points)
+	s.points = append(s.points, pa)
+	if s.m.Settings.Dice == control.DicePaired {
+		k := res.Number / 2
+		if s.pairs[k] == nil {
+			s.pairs[k] = &[2]float64{}
+		}
+		s.pairs[k][res.Number%2] = pa
+		s.pairSeen[k]++
+	}
+	for i := 0; i < 2; i++ {
+		s.gammons[i] += sides[i].Gammons
+		s.bgs[i] += sides[i].Backgammons
+		s.cube[i].Doubles += sides[i].Doubles
+		s.cube[i].Takes += sides[i].Takes
+		s.cube[i].Drops += sides[i].Drops
+		s.cube[i].Beavers += sides[i].Beavers
+		s.cpu[i] += sides[i].CPU.Seconds()
+		s.decisions[i] += sides[i].Decisions
+	}
+}
+
+// summary is the points-per-game estimate: by pairs for paired dice (each
+// pair's sum is one sample, which cancels most of the dice luck), by games
+// otherwise.
+func (s *matchupStats) summary() (ratings.Summary, string) {
+	if s.m.Settings.Dice == control.DicePaired {
+		var pairs [][2]float64
+		keys := make([]int, 0, len(s.pairs))
+		for k := range s.pairs {
+			keys = append(keys, k)
+		}
+		sort.Ints(keys)
+		for _, k := range keys {
+			if s.pairSeen[k] == 2 {
+				pairs = append(pairs, *s.pairs[k])
+			}
+		}
+		if len(pairs) >= 2 {
+			return ratings.PairedPointsPerGame(pairs), fmt.Sprintf("%d complete pairs", len(pairs))
+		}
+	}
+	return ratings.PointsPerGame(s.points), fmt.Sprintf("%d games", len(s.points))
+}
