@@ -38,6 +38,10 @@ const (
 
 var variantNames = [...]string{"standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3"}
 
+// Variants returns the variants' names, as the protocol and control files
+// write them, in Variant order: the one list of them.
+func Variants() []string { return variantNames[:] }
+
 func (v Variant) String() string {
 	if v < 0 || int(v) >= len(variantNames) {
 		return fmt.Sprintf("variant(%d)", int(v))
