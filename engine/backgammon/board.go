@@ -40,7 +40,7 @@ var variantNames = [...]string{"standard", "nackgammon", "hypergammon1", "hyperg
 
 // Variants returns the variants' names, as the protocol and control files
 // write them, in Variant order: the one list of them.
-func Variants() []string { return variantNames[:] }
+func Variants() []string { return append([]string(nil), variantNames[:]...) }
 
 func (v Variant) String() string {
 	if v < 0 || int(v) >= len(variantNames) {
