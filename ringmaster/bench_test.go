@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/games"
 )
 
 func cpuTimes() (self, children time.Duration) {
@@ -42,7 +43,7 @@ players = ["r1", "r2"]
 number_of_games = %[2]d
 `, fakeEngine, b.N)
 	path := writeControl(b, b.TempDir(), "bench.toml", ctl)
-	rm, err := ringmaster.New(path)
+	rm, err := ringmaster.New(path, games.All()...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,9 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/ringmaster/control"
-	"github.com/gamemill/gamemill/ringmaster/referee"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
@@ -35,7 +33,8 @@ func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
 }
 
 // startupChecks starts each needed engine once: it must answer
-// protocol_version (2), name and version, and accept set_game. Engine
+// protocol_version (2), name and version, and pass the game's own check
+// (backgammon: accept set_game). Engine
 // stderr goes to stderr when given (the check command), else is discarded.
 func (r *Ringmaster) startupChecks(ctx context.Context, st *store.Store, stderr io.Writer) error {
 	codes, first := r.checkedPlayers()
@@ -77,12 +76,7 @@ func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Ma
 	if version, err = pl.Do(ctx, "version"); err != nil {
 		return "", "", err
 	}
-	rl, err := rules(m.Settings)
-	if err != nil {
-		return "", "", err
-	}
-	client := &protocol.BackgammonClient{R: pl}
-	if err := client.SetGame(ctx, referee.GameRules(rl)); err != nil {
+	if err := r.Game.CheckPlayer(ctx, pl, m); err != nil {
 		return "", "", err
 	}
 	return name, version, nil

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/games"
 )
 
 // TestQuickExample runs the README's main job (examples/quick.toml, built-in
@@ -89,11 +89,10 @@ players = ["gnubg", "bgbot"]
 number_of_games = 2
 match_length = 3
 `)
-	rm, err := ringmaster.New(ctl)
+	rm, err := ringmaster.New(ctl, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm.Builtin = (&gtpengine.Factory{}).Server
 	var errs strings.Builder
 	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Display: io.Discard, Errors: &errs})
 	if err != nil || status != ringmaster.Finished {
@@ -149,7 +148,7 @@ func TestExamplesLoad(t *testing.T) {
 		t.Fatalf("examples: %v %v", files, err)
 	}
 	for _, f := range files {
-		if _, err := ringmaster.New(f); err != nil {
+		if _, err := ringmaster.New(f, games.All()...); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
@@ -159,11 +158,10 @@ func TestExamplesLoad(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ctl := writeControl(t, dir, "allplayall.toml", string(data))
-	rm, err := ringmaster.New(ctl)
+	rm, err := ringmaster.New(ctl, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm.Builtin = (&gtpengine.Factory{}).Server
 	if status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Quiet: true, Display: io.Discard, Errors: io.Discard}); err != nil || status != ringmaster.Finished {
 		t.Fatalf("run: %v %v", status, err)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"sort"
 	"strings"
 
@@ -24,34 +22,17 @@ type launchOptions struct {
 // launch starts one player of the competition and sends its startup
 // commands. The caller closes it.
 func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOptions) (player.Player, error) {
+	spec := player.Spec{Argv: p.Command, Dir: p.Cwd, Env: engineEnv(p, o), Stderr: o.stderrFor(p),
+		Timeout: p.Timeout, Transcript: o.transcript}
 	var pl player.Player
-	switch p.Kind {
-	case control.KindBuiltin:
-		if r.Builtin == nil {
-			return nil, fmt.Errorf("player %s: built-in engines are not available in this program", p.Code)
-		}
-		srv, err := r.Builtin(p.Args)
-		if err != nil {
-			return nil, fmt.Errorf("player %s: %w", p.Code, err)
-		}
-		opts := []player.InProcessOption{player.WithTimeout(p.Timeout)}
-		if o.transcript != nil {
-			opts = append(opts, player.WithTranscript(o.transcript))
-		}
-		pl = player.NewInProcess(srv, opts...)
-	case control.KindGnubg:
-		gp, err := r.launchGnubg(ctx, p, o)
-		if err != nil {
-			return nil, err
-		}
-		pl = gp
-	default:
-		proc, err := player.Launch(ctx, player.Spec{Argv: p.Command, Dir: p.Cwd, Env: engineEnv(p, o), Stderr: o.stderrFor(p),
-			Timeout: p.Timeout, Transcript: o.transcript})
-		if err != nil {
-			return nil, fmt.Errorf("player %s: %w", p.Code, err)
-		}
-		pl = proc
+	var err error
+	if p.Kind == control.KindProtocol {
+		pl, err = player.Launch(ctx, spec)
+	} else {
+		pl, err = r.Game.Launch(ctx, p, spec)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("player %s: %w", p.Code, err)
 	}
 	for _, c := range p.StartupCommands {
 		words := strings.Fields(c)
@@ -64,24 +45,6 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 		}
 	}
 	return pl, nil
-}
-
-// gnubgBinary finds the gnubg program for a gnubg player.
-func (r *Ringmaster) gnubgBinary(p *control.Player) (string, error) {
-	if len(p.Command) > 0 {
-		return p.Command[0], nil
-	}
-	if r.GnubgCommand != "" {
-		return r.GnubgCommand, nil
-	}
-	if _, err := os.Stat("/usr/games/gnubg"); err == nil {
-		return "/usr/games/gnubg", nil
-	}
-	path, err := exec.LookPath("gnubg")
-	if err != nil {
-		return "", fmt.Errorf("player %s: gnubg not found (install it: apt-get install gnubg)", p.Code)
-	}
-	return path, nil
 }
 
 // engineEnv is what an engine process gets on top of the inherited

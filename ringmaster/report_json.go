@@ -29,16 +29,31 @@ type JSONMatchup struct {
 	Players       [2]string     `json:"players"`
 	Played        int           `json:"played"`
 	Planned       int           `json:"planned"`
-	MatchLength   int           `json:"match_length"`
 	Wins          [2]float64    `json:"wins"`
 	Unknown       int           `json:"unknown"`
 	Forfeits      [2]int        `json:"forfeits"`
-	Gammons       [2]int        `json:"gammons"`
-	Backgammons   [2]int        `json:"backgammons"`
 	PointsPerGame *JSONInterval `json:"points_per_game,omitempty"`
 	Elo           *JSONInterval `json:"elo,omitempty"`
-	Cube          [2]JSONCube   `json:"cube"`
 	SPRT          *JSONSPRT     `json:"sprt,omitempty"`
+	// Game holds the game's own section under its name, e.g.
+	// "backgammon": {"match_length": 5, "gammons": [...], "cube": [...]}.
+	Game map[string]any `json:"-"`
+}
+
+// MarshalJSON writes the matchup's fields with the game's section beside
+// them, under the game's name.
+func (m JSONMatchup) MarshalJSON() ([]byte, error) {
+	type plain JSONMatchup // without this method
+	data, err := json.Marshal(plain(m))
+	if err != nil || len(m.Game) == 0 {
+		return data, err
+	}
+	extra, err := json.Marshal(m.Game)
+	if err != nil {
+		return nil, err
+	}
+	// Splice {"a":1} and {"backgammon":{...}} into one object.
+	return append(append(data[:len(data)-1], ','), extra[1:]...), nil
 }
 
 // JSONInterval is an estimate with its 95% interval.
@@ -47,14 +62,6 @@ type JSONInterval struct {
 	Low   float64 `json:"low"`
 	High  float64 `json:"high"`
 	Basis string  `json:"basis,omitempty"`
-}
-
-// JSONCube counts one player's cube actions.
-type JSONCube struct {
-	Doubles int `json:"doubles"`
-	Takes   int `json:"takes"`
-	Drops   int `json:"drops"`
-	Beavers int `json:"beavers"`
 }
 
 // JSONSPRT is the state of a matchup's sequential test.
@@ -95,12 +102,8 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	for _, s := range r.gather(d.results) {
 		m := s.m
 		jm := JSONMatchup{ID: m.ID, Name: m.Name, Players: [2]string{m.PlayerA, m.PlayerB}, Played: s.played,
-			Planned: m.NumberOfGames, MatchLength: m.Settings.MatchLength, Wins: s.wins, Unknown: s.unknown,
-			Forfeits: s.forfeits, Gammons: s.gammons, Backgammons: s.bgs}
-		for i := 0; i < 2; i++ {
-			c := s.cube[i]
-			jm.Cube[i] = JSONCube{Doubles: c.Doubles, Takes: c.Takes, Drops: c.Drops, Beavers: c.Beavers}
-		}
+			Planned: m.NumberOfGames, Wins: s.wins, Unknown: s.unknown, Forfeits: s.forfeits,
+			Game: map[string]any{r.Game.Name(): r.Game.JSONDetails(m.Settings, s.totals)}}
 		if s.played > 0 {
 			sum, basis := s.summary()
 			if finite(sum.Mean, sum.Low, sum.High) {

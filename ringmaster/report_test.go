@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/games/backgammon"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
@@ -78,15 +79,23 @@ command = "c"
 // the loser.
 func synthetic(m *control.Matchup, n int, seed uint64, unknownEvery, forfeitEvery int) []store.GameResult {
 	rng := rand.New(rand.NewPCG(seed, 1))
+	bgs := m.Settings.(*backgammon.Settings)
 	var out []store.GameResult
 	for i := 0; i < n; i++ {
 		a, b, swapped := m.PlayerA, m.PlayerB, false
-		if m.Alternating && i%2 == 1 || m.Settings.Dice == control.DicePaired && i%2 == 1 {
+		if m.Alternating && i%2 == 1 || m.Settings.PairedGames() && i%2 == 1 {
 			a, b, swapped = b, a, true
 		}
 		r := store.GameResult{GameID: fmt.Sprintf("%s_%d", m.ID, i), MatchupID: m.ID, Number: i,
-			PlayerA: a, PlayerB: b, Swapped: swapped, Moves: 30 + rng.IntN(40), GamesPlayed: 1,
+			PlayerA: a, PlayerB: b, Swapped: swapped, Moves: 30 + rng.IntN(40), Ending: "normal",
+			Stats:      map[string][2]int{"games": {1, 1}},
 			FinishedAt: time.Date(2026, 11, 22, 12, 0, i, 0, time.UTC)}
+		// stat adds n to side (0 = A, 1 = B) of a statistic.
+		stat := func(name string, side, n int) {
+			v := r.Stats[name]
+			v[side] += n
+			r.Stats[name] = v
+		}
 		if rng.IntN(2) == 0 {
 			r.FirstMover = a
 		} else {
@@ -97,56 +106,64 @@ func synthetic(m *control.Matchup, n int, seed uint64, unknownEvery, forfeitEver
 		r.B.CPU = time.Duration(r.B.Decisions) * 3 * time.Millisecond / 2
 		switch {
 		case unknownEvery > 0 && i%unknownEvery == unknownEvery-1:
-			r.Result, r.Detail = "unknown", "no result after 40 moves"
+			r.Result, r.Detail, r.Ending = "unknown", "no result after 40 moves", "move_limit"
 		default:
 			aWins := rng.IntN(100) < 60
 			win, lose := &r.A, &r.B
+			w := 0
 			r.Winner = a
 			if !aWins {
 				win, lose = lose, win
+				w = 1
 				r.Winner = b
 			}
 			pts := 1
 			switch {
 			case forfeitEvery > 0 && i%forfeitEvery == forfeitEvery-1:
-				r.Result = "forfeit"
+				r.Result, r.Ending = "forfeit", "forfeit"
 				if r.Winner == a {
 					r.ForfeitBy = b
 				} else {
 					r.ForfeitBy = a
 				}
 				r.Detail = r.Winner + " wins: " + r.ForfeitBy + " forfeits (illegal move 8/3)"
-			case m.Settings.MatchLength > 0:
+			case bgs.MatchLength > 0:
 				r.Result = "match"
-				win.Score, lose.Score = m.Settings.MatchLength, rng.IntN(m.Settings.MatchLength)
-				r.GamesPlayed = 2 + rng.IntN(4)
-				r.Detail = fmt.Sprintf("%s wins the match %d-%d", r.Winner, win.Score, lose.Score)
+				ws, ls := bgs.MatchLength, rng.IntN(bgs.MatchLength)
+				stat("score", w, ws)
+				stat("score", 1-w, ls)
+				games := 2 + rng.IntN(4)
+				r.Stats["games"] = [2]int{games, games}
+				r.Detail = fmt.Sprintf("%s wins the match %d-%d", r.Winner, ws, ls)
 			default:
 				switch rng.IntN(6) {
 				case 0:
-					r.Result, pts, r.Level = "gammon", 2, 2
-					win.Gammons++
+					r.Result, pts = "gammon", 2
+					r.Stats["level"] = [2]int{2, 2}
+					stat("gammons", w, 1)
 				case 1:
-					r.Result, pts, r.Level = "backgammon", 3, 3
-					win.Backgammons++
+					r.Result, pts = "backgammon", 3
+					r.Stats["level"] = [2]int{3, 3}
+					stat("backgammons", w, 1)
 				default:
-					r.Result, r.Level = "single", 1
+					r.Result = "single"
+					r.Stats["level"] = [2]int{1, 1}
 				}
-				if m.Settings.Cube && rng.IntN(3) == 0 {
+				if bgs.Cube && rng.IntN(3) == 0 {
 					pts *= 2
-					lose.Doubles++
-					win.Takes++
+					stat("doubles", 1-w, 1)
+					stat("takes", w, 1)
 				}
 				r.Detail = fmt.Sprintf("%s wins %d point(s)", r.Winner, pts)
 			}
-			if m.Settings.MatchLength > 0 {
+			if bgs.MatchLength > 0 {
 				pts = 1
 			}
 			win.Points, lose.Points = pts, -pts
 		}
-		if m.Settings.Cube && rng.IntN(4) == 0 {
-			r.A.Doubles++
-			r.B.Drops++
+		if bgs.Cube && rng.IntN(4) == 0 {
+			stat("doubles", 0, 1)
+			stat("drops", 1, 1)
 		}
 		out = append(out, r)
 	}
@@ -155,11 +172,12 @@ func synthetic(m *control.Matchup, n int, seed uint64, unknownEvery, forfeitEver
 
 func goldenCompetition(t *testing.T, name, text string) *Ringmaster {
 	t.Helper()
-	comp, err := control.Parse(name, []byte(text))
+	game := backgammon.New()
+	comp, err := control.Parse(name, []byte(text), game)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Ringmaster{Comp: comp}
+	return &Ringmaster{Comp: comp, Game: game}
 }
 
 func playoffData(t *testing.T, r *Ringmaster) reportData {
@@ -172,7 +190,7 @@ func playoffData(t *testing.T, r *Ringmaster) reportData {
 	d.results = append(d.results, synthetic(byID["match5"], 9, 2, 0, 4)...)
 	d.results = append(d.results, synthetic(byID["limits"], 13, 3, 3, 5)...)
 	// A matchup since removed from the control file keeps its results.
-	gone := &control.Matchup{ID: "gone", PlayerA: "beta", PlayerB: "alpha", Settings: control.DefaultSettings()}
+	gone := &control.Matchup{ID: "gone", PlayerA: "beta", PlayerB: "alpha", Settings: backgammon.DefaultSettings()}
 	d.results = append(d.results, synthetic(gone, 3, 4, 0, 0)...)
 	d.voids = []store.VoidGame{
 		{GameID: "money_3", At: "2026-11-22T12:00:00Z", Reason: "void: player beta: engine exited\nwith status 2"},

@@ -119,8 +119,8 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		printMatchupSummary(w, s)
-		printMatchupDetails(w, s)
+		r.printMatchupSummary(w, s)
+		r.printMatchupDetails(w, s)
 	}
 	writeVoids(w, d.voids)
 	codes := make([]string, 0, len(d.engines))
@@ -143,7 +143,7 @@ func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		printMatchupSummary(w, s)
+		r.printMatchupSummary(w, s)
 	}
 	voids := d.voids
 	if len(voids) > 3 {
@@ -178,35 +178,9 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-func settingsText(g control.GameSettings) string {
-	var parts []string
-	if g.MatchLength == 0 {
-		parts = append(parts, "money game")
-	} else {
-		parts = append(parts, fmt.Sprintf("%d-point match", g.MatchLength))
-	}
-	if !g.Cube {
-		parts = append(parts, "cubeless")
-	} else if g.MatchLength == 0 {
-		if g.Jacoby {
-			parts = append(parts, "Jacoby")
-		}
-		if g.Beavers {
-			parts = append(parts, "beavers")
-		}
-	} else if g.Crawford {
-		parts = append(parts, "Crawford")
-	}
-	if g.Variant != "" && g.Variant != "standard" {
-		parts = append(parts, g.Variant)
-	}
-	parts = append(parts, g.Dice+" dice")
-	return strings.Join(parts, ", ")
-}
-
 // printMatchupSummary prints a matchup's heading, its wins table and its
 // estimates.
-func printMatchupSummary(w io.Writer, s *matchupStats) {
+func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	m := s.m
 	planned := ""
 	if !s.ghost {
@@ -216,24 +190,29 @@ func printMatchupSummary(w io.Writer, s *matchupStats) {
 	if s.ghost {
 		fmt.Fprintln(w, "?? (missing from control file)")
 	} else {
-		fmt.Fprintln(w, settingsText(m.Settings))
+		fmt.Fprintln(w, m.Settings.Describe())
 	}
 	if s.played == 0 {
 		return
 	}
-	unit := "points/game"
-	if m.Settings.MatchLength > 0 {
-		unit = "match points/match (+1 win, -1 loss)"
-	}
+	unit := r.Game.PointsUnit(m.Settings)
+	columns := r.Game.SummaryColumns(m.Settings)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "\twins\t\tmoved first: won\t\tother moved first: won\t\tgammons\tbackgammons\tforfeits\t\n")
+	fmt.Fprintf(tw, "\twins\t\tmoved first: won\t\tother moved first: won\t\t")
+	for _, c := range columns {
+		fmt.Fprintf(tw, "%s\t", c)
+	}
+	fmt.Fprintf(tw, "forfeits\t\n")
 	codes := [2]string{m.PlayerA, m.PlayerB}
 	for i := 0; i < 2; i++ {
 		o := 1 - i
-		fmt.Fprintf(tw, "%s\t%g\t%s\t%d/%d\t%s\t%d/%d\t%s\t%d\t%d\t%d\t\n", codes[i], s.wins[i], pct(s.wins[i], float64(s.played)),
+		fmt.Fprintf(tw, "%s\t%g\t%s\t%d/%d\t%s\t%d/%d\t%s\t", codes[i], s.wins[i], pct(s.wins[i], float64(s.played)),
 			s.firstWins[i], s.firstGames[i], pct(float64(s.firstWins[i]), float64(s.firstGames[i])),
-			s.firstGames[o]-s.firstWins[o], s.firstGames[o], pct(float64(s.firstGames[o]-s.firstWins[o]), float64(s.firstGames[o])),
-			s.gammons[i], s.bgs[i], s.forfeits[i])
+			s.firstGames[o]-s.firstWins[o], s.firstGames[o], pct(float64(s.firstGames[o]-s.firstWins[o]), float64(s.firstGames[o])))
+		for _, c := range columns {
+			fmt.Fprintf(tw, "%d\t", s.totals[c][i])
+		}
+		fmt.Fprintf(tw, "%d\t\n", s.forfeits[i])
 	}
 	tw.Flush()
 	sum, basis := s.summary()
@@ -253,20 +232,14 @@ func printMatchupSummary(w io.Writer, s *matchupStats) {
 
 // printMatchupDetails prints what only the full report shows: cube
 // actions, CPU per decision and the forfeits' reasons.
-func printMatchupDetails(w io.Writer, s *matchupStats) {
+func (r *Ringmaster) printMatchupDetails(w io.Writer, s *matchupStats) {
 	m := s.m
 	if s.played == 0 {
 		return
 	}
 	codes := [2]string{m.PlayerA, m.PlayerB}
-	if m.Settings.Cube {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "cube\tdoubles\ttakes\tdrops\tbeavers\t\n")
-		for i := 0; i < 2; i++ {
-			c := s.cube[i]
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", codes[i], c.Doubles, c.Takes, c.Drops, c.Beavers)
-		}
-		tw.Flush()
+	if !s.ghost {
+		r.Game.WriteDetails(w, m.Settings, codes, s.totals)
 	}
 	for i := 0; i < 2; i++ {
 		if s.decisions[i] > 0 {

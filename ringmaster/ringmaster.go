@@ -13,33 +13,25 @@ import (
 	"syscall"
 	"time"
 
-	bg "github.com/gamemill/gamemill/engine/backgammon"
-	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
-// BuiltinFactory makes the protocol server of a built-in engine from its
-// arguments (the control file's args), for an in-process player.
-type BuiltinFactory func(args []string) (*protocol.Server, error)
-
 // Ringmaster is one competition: its control file and the files beside it.
 type Ringmaster struct {
 	Comp *control.Competition
-	// Builtin makes built-in engines; nil refuses players of kind builtin.
-	Builtin BuiltinFactory
-	// GnubgCommand is the gnubg binary for players of kind gnubg that name
-	// none; empty means /usr/games/gnubg or gnubg on PATH.
-	GnubgCommand string
+	// Game is the game the competition plays.
+	Game Game
 }
 
-// New loads a control file.
-func New(controlPath string) (*Ringmaster, error) {
-	comp, err := control.Load(controlPath)
+// New loads a control file for one of games (the program's registry,
+// ringmaster/games.All).
+func New(controlPath string, games ...Game) (*Ringmaster, error) {
+	comp, err := control.Load(controlPath, controlGames(games)...)
 	if err != nil {
 		return nil, err
 	}
-	return &Ringmaster{Comp: comp}, nil
+	return &Ringmaster{Comp: comp, Game: findGame(games, comp.Game)}, nil
 }
 
 func (r *Ringmaster) base() string { return filepath.Join(r.Comp.Dir, r.Comp.Code) }
@@ -116,22 +108,4 @@ func (r *Ringmaster) Reset() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// rules turns a matchup's settings into the rules of the game.
-func rules(s control.GameSettings) (bg.Rules, error) {
-	v, err := bg.ParseVariant(s.Variant)
-	if err != nil {
-		return bg.Rules{}, err
-	}
-	r := bg.Rules{Variant: v, MatchLength: s.MatchLength, Cube: s.Cube}
-	// Each rule applies only where it means something, so that records and
-	// engines see the rules actually in force.
-	if s.Cube && r.Money() {
-		r.Jacoby, r.Beavers = s.Jacoby, s.Beavers
-	}
-	if s.Cube && !r.Money() {
-		r.Crawford = s.Crawford
-	}
-	return r, nil
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/games"
 	_ "modernc.org/sqlite"
 )
 
@@ -94,7 +94,7 @@ func TestMisbehavingEngines(t *testing.T) {
 		fmt.Fprintf(&ctl, "[[matchups]]\nid = %q\nplayers = [\"good\", %q]\n\n", m.code, m.code)
 	}
 	path := writeControl(t, dir, "misbehave.toml", ctl.String())
-	rm, err := ringmaster.New(path)
+	rm, err := ringmaster.New(path, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestExitCodes(t *testing.T) {
 func TestLiveDisplay(t *testing.T) {
 	dir := t.TempDir()
 	ctl := writeControl(t, dir, "live.toml", strings.Replace(fmt.Sprintf(killControl, fakeEngine), "number_of_games = 120", "number_of_games = 300", 1))
-	rm, err := ringmaster.New(ctl)
+	rm, err := ringmaster.New(ctl, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,11 +395,10 @@ id = "m"
 players = ["net", "rand"]
 number_of_games = 1000
 `)
-	rm, err := ringmaster.New(ctl)
+	rm, err := ringmaster.New(ctl, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm.Builtin = (&gtpengine.Factory{}).Server
 	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Quiet: true, Display: io.Discard, Errors: io.Discard})
 	if err != nil || status != ringmaster.Finished {
 		t.Fatalf("run: %v %v", status, err)
@@ -419,7 +418,7 @@ number_of_games = 1000
 func TestProtocolLogs(t *testing.T) {
 	dir := t.TempDir()
 	ctl := writeControl(t, dir, "pl.toml", strings.Replace(strings.Replace(fmt.Sprintf(killControl, fakeEngine), "number_of_games = 120", "number_of_games = 2", 1), "number_of_games = 20", "number_of_games = 0", 1))
-	rm, err := ringmaster.New(ctl)
+	rm, err := ringmaster.New(ctl, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}

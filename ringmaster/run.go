@@ -1,20 +1,17 @@
 package ringmaster
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gamemill/gamemill/competitions"
-	"github.com/gamemill/gamemill/formats/mat"
-	"github.com/gamemill/gamemill/formats/record"
-	"github.com/gamemill/gamemill/formats/sgf"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/ratings"
 	"github.com/gamemill/gamemill/ringmaster/control"
@@ -124,7 +121,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}}
 	for _, m := range r.Comp.Matchups {
 		run.matchups[m.ID] = m
-		if _, err := r.refereeFor(m, nil); err != nil {
+		if _, err := r.Game.Referee(m, nil); err != nil {
 			return Stopped, fmt.Errorf("matchup %s: %w", m.ID, err)
 		}
 	}
@@ -255,7 +252,7 @@ func (run *runner) playJob(ctx context.Context, slot int, job competitions.Job) 
 			return
 		}
 		run.log.warnf("game %s -- aborting game due to error: %v", job.GameID, err)
-		text := run.voidRecord(job.GameID, attempt, partial, err)
+		text := run.voidRecords(job.GameID, attempt, partial)
 		if voidErr := run.st.Void(context.WithoutCancel(ctx), job.GameID, run.runID, err.Error(), text); voidErr != nil {
 			run.log.warnf("game %s: %v", job.GameID, voidErr)
 		}
@@ -267,35 +264,35 @@ func (run *runner) playJob(ctx context.Context, slot int, job competitions.Job) 
 	}
 }
 
-// voidRecord writes what was played of a void game as SGF, with the
-// reason in a comment, to CODE.void/ID-ATTEMPT.sgf, and returns the text.
-func (run *runner) voidRecord(gameID string, attempt int, partial *record.Match, reason error) string {
-	if partial == nil || len(partial.Games) == 0 {
+// voidRecords writes what was played of a void game (the referee's records
+// of it, by format) to CODE.void/ID-ATTEMPT.FORMAT, and returns the text
+// kept in the voids table: the first record in format order.
+func (run *runner) voidRecords(gameID string, attempt int, records map[string]string) string {
+	formats := make([]string, 0, len(records))
+	for f := range records {
+		formats = append(formats, f)
+	}
+	if len(formats) == 0 {
 		return ""
 	}
-	rec := partial.Clone()
-	rec.Event = run.rm.Comp.Code + " " + gameID
-	rec.Comment = "void: " + oneLine(reason.Error(), 500)
-	text, err := sgfText(rec)
-	if err != nil {
-		run.log.printf("game %s: void record: %v", gameID, err)
-		return ""
-	}
+	sort.Strings(formats)
 	if run.rm.Comp.RecordGames {
-		path := filepath.Join(run.rm.VoidDir(), fmt.Sprintf("%s-%d.sgf", gameID, attempt))
-		if err := os.MkdirAll(run.rm.VoidDir(), 0o755); err == nil {
-			err = os.WriteFile(path, []byte(text), 0o644)
+		if err := os.MkdirAll(run.rm.VoidDir(), 0o755); err != nil {
+			run.log.warnf("game %s: void record: %v", gameID, err)
 		}
-		if err != nil {
-			run.log.printf("game %s: void record: %v", gameID, err)
+		for _, f := range formats {
+			path := filepath.Join(run.rm.VoidDir(), fmt.Sprintf("%s-%d.%s", gameID, attempt, f))
+			if err := writeFileAtomic(path, []byte(records[f])); err != nil {
+				run.log.warnf("game %s: void record: %v", gameID, err)
+			}
 		}
 	}
-	return text
+	return records[formats[0]]
 }
 
 // playOnce launches the players, referees the game and records it. A
-// returned error means a void attempt; the record holds what was played.
-func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup) (*record.Match, error) {
+// returned error means a void attempt; the records hold what was played.
+func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup) (map[string]string, error) {
 	err := run.st.MarkRunning(ctx, store.GameStart{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
 		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, RunID: run.runID})
 	if err != nil {
@@ -335,13 +332,14 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		players[i] = p
 		seats[i] = referee.Seat{Code: code, Player: p}
 	}
-	ref, err := run.rm.refereeFor(m, func(format string, args ...any) {
+	ref, err := run.rm.Game.Referee(m, func(format string, args ...any) {
 		run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)
 	})
 	if err != nil {
 		return nil, err
 	}
-	out, err := ref.Play(ctx, seats, job.DiceSeed)
+	info := referee.GameInfo{ID: job.GameID, Event: run.rm.Comp.Code + " " + job.GameID, Seed: job.DiceSeed}
+	out, err := ref.Play(ctx, info, seats)
 	var cpu [2]time.Duration
 	for i, p := range players {
 		if cerr := p.Close(); cerr != nil && err == nil && out.Winner >= 0 {
@@ -351,9 +349,9 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		players[i] = nil
 	}
 	if err != nil {
-		return out.Record, err
+		return out.Records, err
 	}
-	res := run.result(job, out, cpu)
+	res := result(job, out, cpu)
 	saveCtx := context.WithoutCancel(ctx)
 	if err := run.st.Finish(saveCtx, res); err != nil {
 		return nil, err
@@ -363,7 +361,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	}
 	run.sprtResult(res)
 	if run.rm.Comp.RecordGames {
-		run.writeRecordFiles(job.GameID, res)
+		run.writeRecordFiles(job.GameID, res.Records)
 	}
 	desc := describe(res)
 	run.log.printf("game %s: %s", job.GameID, desc)
@@ -373,65 +371,57 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 
 // result turns a referee outcome (by seat) into a stored result (by the
 // matchup's players A and B as seated in this game).
-func (run *runner) result(job competitions.Job, out referee.Outcome, cpu [2]time.Duration) store.GameResult {
+func result(job competitions.Job, out referee.Outcome, cpu [2]time.Duration) store.GameResult {
 	codes := [2]string{job.PlayerA, job.PlayerB}
 	res := store.GameResult{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
-		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, Result: out.Result, Detail: out.Detail,
-		Level: int(out.Level), GamesPlayed: out.Games, Moves: out.Moves}
-	if out.Winner >= 0 {
-		res.Winner = codes[out.Winner]
-	}
-	if out.ForfeitBy >= 0 {
-		res.ForfeitBy = codes[out.ForfeitBy]
-	}
-	if out.FirstMover >= 0 {
-		res.FirstMover = codes[out.FirstMover]
-	}
-	sides := [2]*store.Side{&res.A, &res.B}
-	for i, s := range sides {
-		*s = store.Side{Points: out.Points[i], Score: out.Score[i], Doubles: out.Cube[i].Doubles, Takes: out.Cube[i].Takes,
-			Drops: out.Cube[i].Drops, Beavers: out.Cube[i].Beavers, Gammons: out.Gammons[i], Backgammons: out.Backgammons[i],
-			CPU: cpu[i], Decisions: out.Decisions[i]}
-	}
-	if out.Record != nil {
-		rec := out.Record
-		rec.Event = run.rm.Comp.Code + " " + job.GameID
-		var buf bytes.Buffer
-		if err := mat.Write(&buf, rec); err != nil {
-			run.log.warnf("game %s: write .mat record: %v", job.GameID, err)
-		} else {
-			res.RecordMat = buf.String()
+		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, Result: out.Result, Ending: out.Ending,
+		Detail: out.Detail, Moves: out.Moves, Stats: out.Stats, Records: out.Records}
+	seatCode := func(seat int) string {
+		if seat < 0 {
+			return ""
 		}
-		text, err := sgfText(rec)
-		if err != nil {
-			run.log.warnf("game %s: write SGF record: %v", job.GameID, err)
-		} else {
-			res.RecordSGF = text
-		}
+		return codes[seat]
 	}
+	res.Winner, res.ForfeitBy, res.FirstMover = seatCode(out.Winner), seatCode(out.ForfeitBy), seatCode(out.FirstMover)
+	res.A = store.Side{Points: out.Points[0], CPU: cpu[0], Decisions: out.Decisions[0]}
+	res.B = store.Side{Points: out.Points[1], CPU: cpu[1], Decisions: out.Decisions[1]}
 	return res
 }
 
-func sgfText(rec *record.Match) (string, error) {
-	var buf bytes.Buffer
-	if err := sgf.Write(&buf, rec); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
-}
-
-// writeRecordFiles writes CODE.games/ID.mat and ID.sgf. The database holds
-// the same text, so a failure here loses nothing.
-func (run *runner) writeRecordFiles(gameID string, res store.GameResult) {
-	for ext, text := range map[string]string{".mat": res.RecordMat, ".sgf": res.RecordSGF} {
-		if text == "" {
-			continue
-		}
-		path := filepath.Join(run.rm.GamesDir(), gameID+ext)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+// writeRecordFiles writes CODE.games/ID.FORMAT for each record. The
+// database holds the same text (and 'ringmaster report' rewrites missing
+// files from it), so a failure here loses nothing.
+func (run *runner) writeRecordFiles(gameID string, records map[string]string) {
+	for format, text := range records {
+		path := filepath.Join(run.rm.GamesDir(), gameID+"."+format)
+		if err := writeFileAtomic(path, []byte(text)); err != nil {
 			run.log.warnf("game %s: %v", gameID, err)
 		}
 	}
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it into place, so that a reader or a crash never sees half a file.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // describe is the one-line result shown in the display and the log.
@@ -487,19 +477,4 @@ func (run *runner) sprtResult(res store.GameResult) {
 		run.sched.Conclude(res.MatchupID)
 		run.log.printf("matchup %s: %s; no more games for it", res.MatchupID, t.describe())
 	}
-}
-
-// refereeFor makes the referee of a matchup's games; it is the one place
-// that knows which game the competition plays. logf receives the
-// referee's notes on the game (nil: none).
-func (r *Ringmaster) refereeFor(m *control.Matchup, logf func(format string, args ...any)) (referee.Referee, error) {
-	switch r.Comp.Game {
-	case control.GameBackgammon:
-		rl, err := rules(m.Settings)
-		if err != nil {
-			return nil, err
-		}
-		return &referee.Backgammon{Rules: rl, MaxMoves: m.Settings.MaxMoves, SkipForced: m.Settings.SkipForced, Log: logf}, nil
-	}
-	return nil, fmt.Errorf("no referee for game %q", r.Comp.Game)
 }

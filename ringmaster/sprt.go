@@ -22,14 +22,14 @@ type sprtTally struct {
 }
 
 func newSPRTTally(m *control.Matchup) *sprtTally {
-	c := m.Settings.SPRT
+	c := m.SPRT
 	if c == nil {
 		return nil
 	}
 	return &sprtTally{test: ratings.SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}, m: m, halves: map[int][2]int{}}
 }
 
-func (t *sprtTally) paired() bool { return t.m.Settings.Dice == control.DicePaired }
+func (t *sprtTally) paired() bool { return t.m.Settings.PairedGames() }
 
 func (t *sprtTally) add(res store.GameResult) {
 	var aWon int

@@ -21,8 +21,7 @@ type matchupStats struct {
 	points         []float64
 	pairs          map[int]*[2]float64
 	pairSeen       map[int]int
-	gammons, bgs   [2]int
-	cube           [2]store.Side
+	totals         map[string][2]int // the game's statistics, summed
 	cpu            [2]float64
 	decisions      [2]int
 	forfeits       [2]int
@@ -35,7 +34,7 @@ func (r *Ringmaster) gather(results []store.GameResult) []*matchupStats {
 	var list []*matchupStats
 	byID := map[string]*matchupStats{}
 	for _, m := range r.Comp.Matchups {
-		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, sprt: newSPRTTally(m)}
+		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{}, sprt: newSPRTTally(m)}
 		byID[m.ID] = s
 		list = append(list, s)
 	}
@@ -43,11 +42,12 @@ func (r *Ringmaster) gather(results []store.GameResult) []*matchupStats {
 		s := byID[res.MatchupID]
 		if s == nil {
 			// A matchup no longer in the control file keeps its results.
-			m := &control.Matchup{ID: res.MatchupID, Name: res.MatchupID, PlayerA: res.PlayerA, PlayerB: res.PlayerB}
+			m := &control.Matchup{ID: res.MatchupID, Name: res.MatchupID, PlayerA: res.PlayerA, PlayerB: res.PlayerB,
+				Settings: r.Game.DefaultSettings()}
 			if res.Swapped {
 				m.PlayerA, m.PlayerB = res.PlayerB, res.PlayerA
 			}
-			s = &matchupStats{m: m, ghost: true, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}}
+			s = &matchupStats{m: m, ghost: true, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{}}
 			byID[res.MatchupID] = s
 			list = append(list, s)
 		}
@@ -93,7 +93,7 @@ func (s *matchupStats) add(res store.GameResult) {
 	}
 	pa := float64(sides[0].Points)
 	s.points = append(s.points, pa)
-	if s.m.Settings.Dice == control.DicePaired {
+	if s.m.Settings.PairedGames() {
 		k := res.Number / 2
 		if s.pairs[k] == nil {
 			s.pairs[k] = &[2]float64{}
@@ -101,13 +101,14 @@ func (s *matchupStats) add(res store.GameResult) {
 		s.pairs[k][res.Number%2] = pa
 		s.pairSeen[k]++
 	}
+	for name, v := range res.Stats {
+		if res.Swapped {
+			v[0], v[1] = v[1], v[0]
+		}
+		t := s.totals[name]
+		s.totals[name] = [2]int{t[0] + v[0], t[1] + v[1]}
+	}
 	for i := 0; i < 2; i++ {
-		s.gammons[i] += sides[i].Gammons
-		s.bgs[i] += sides[i].Backgammons
-		s.cube[i].Doubles += sides[i].Doubles
-		s.cube[i].Takes += sides[i].Takes
-		s.cube[i].Drops += sides[i].Drops
-		s.cube[i].Beavers += sides[i].Beavers
 		s.cpu[i] += sides[i].CPU.Seconds()
 		s.decisions[i] += sides[i].Decisions
 	}
@@ -117,7 +118,7 @@ func (s *matchupStats) add(res store.GameResult) {
 // pair's sum is one sample, which cancels most of the dice luck), by games
 // otherwise.
 func (s *matchupStats) summary() (ratings.Summary, string) {
-	if s.m.Settings.Dice == control.DicePaired {
+	if s.m.Settings.PairedGames() {
 		var pairs [][2]float64
 		keys := make([]int, 0, len(s.pairs))
 		for k := range s.pairs {

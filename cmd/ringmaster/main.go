@@ -20,8 +20,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/games"
 )
 
 const (
@@ -88,12 +88,14 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ringmaster: --parallel must be at least 1")
 		return exitUsage
 	}
-	rm, err := ringmaster.New(controlPath)
+	rm, err := ringmaster.New(controlPath, games.All()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
 		return exitError
 	}
-	rm.Builtin = (&gtpengine.Factory{}).Server
+	for _, w := range rm.Comp.Warnings {
+		fmt.Fprintf(stderr, "ringmaster: warning: %s\n", w)
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 

@@ -18,8 +18,7 @@ import (
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
-	"github.com/gamemill/gamemill/ringmaster/control"
-	"github.com/gamemill/gamemill/ringmaster/referee"
+	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
 // launch starts gnubg at 0-ply (unless o says otherwise) and closes it when
@@ -46,125 +45,6 @@ func launch(t testing.TB, o Options) *Player {
 		}
 	})
 	return p
-}
-
-// randomEngine is a simple in-test opponent: random legal moves, and cube
-// actions drawn from a seeded source so that gnubg meets doubles, takes and
-// drops.
-type randomEngine struct {
-	rules bg.Rules
-	st    *bg.State
-	rng   *rand.Rand
-}
-
-func newRandomEngine(seed uint64) *randomEngine {
-	return &randomEngine{rng: rand.New(rand.NewPCG(seed, 7))}
-}
-
-func (e *randomEngine) SetGame(r protocol.GameRules) error {
-	v, err := bg.ParseVariant(r.Variant)
-	if err != nil {
-		return err
-	}
-	e.rules = bg.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford, Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
-	return nil
-}
-
-func (e *randomEngine) SetPosition(pos, match string) error {
-	st, err := gnubgid.DecodeState(pos, match, e.rules)
-	if err != nil {
-		return err
-	}
-	e.st = st
-	return nil
-}
-
-func (e *randomEngine) GenMove(context.Context) (string, error) {
-	moves := e.st.LegalMoves()
-	m := moves[e.rng.IntN(len(moves))]
-	if m.N == 0 {
-		return protocol.NoMove, nil
-	}
-	return bg.Format(e.st.Board, m), nil
-}
-
-func (e *randomEngine) GenCube(context.Context) (bool, error) {
-	return e.st.CanDouble() && e.rng.IntN(6) == 0, nil
-}
-
-func (e *randomEngine) GenTake(context.Context) (protocol.TakeDecision, error) {
-	if e.rng.IntN(3) == 0 {
-		return protocol.Drop, nil
-	}
-	return protocol.Take, nil
-}
-
-func newRandomPlayer(seed uint64) player.Player {
-	srv := protocol.NewServer("random", "1")
-	protocol.RegisterBackgammon(srv, newRandomEngine(seed))
-	return player.NewInProcess(srv)
-}
-
-// playGames has gnubg play n games (or matches) against the random
-// engine, alternating seats, and checks that gnubg never forfeits.
-func playGames(t *testing.T, rules bg.Rules, n int) (gnubgPoints int, cube referee.CubeStats) {
-	t.Helper()
-	gp := launch(t, Options{})
-	rp := newRandomPlayer(uint64(n))
-	defer rp.Close()
-	ref := &referee.Backgammon{Rules: rules, MaxMoves: 2000,
-		Log: func(format string, args ...any) { t.Errorf("referee: "+format, args...) }}
-	ctx := context.Background()
-	for i := range n {
-		g := i % 2 // gnubg's seat
-		var seats [2]referee.Seat
-		seats[g] = referee.Seat{Code: "gnubg", Player: gp}
-		seats[1-g] = referee.Seat{Code: "random", Player: rp}
-		out, err := ref.PlayDice(ctx, seats, bg.NewDice(uint64(i)+1, 99))
-		if err != nil {
-			t.Fatalf("game %d: %v", i, err)
-		}
-		if out.ForfeitBy >= 0 || out.Result == referee.ResultForfeit || out.Result == referee.ResultUnknown {
-			t.Fatalf("game %d (gnubg seat %d): %s", i, g, out.Detail)
-		}
-		if out.Decisions[g] == 0 {
-			t.Fatalf("game %d: gnubg made no decision", i)
-		}
-		gnubgPoints += out.Points[g]
-		c := out.Cube[g]
-		cube.Doubles += c.Doubles
-		cube.Takes += c.Takes
-		cube.Drops += c.Drops
-		cube.Beavers += c.Beavers
-	}
-	return gnubgPoints, cube
-}
-
-func TestMoneyGamesWithCube(t *testing.T) {
-	n := 40
-	if testing.Short() {
-		n = 10
-	}
-	pts, cube := playGames(t, bg.Rules{Variant: bg.Standard, Cube: true, Jacoby: true, Beavers: true}, n)
-	t.Logf("gnubg won %d points in %d money games against random play; its cube actions %+v", pts, n, cube)
-	if pts <= 0 {
-		t.Errorf("gnubg lost %d points to random play", pts)
-	}
-	if cube.Doubles == 0 || cube.Takes+cube.Drops+cube.Beavers == 0 {
-		t.Errorf("gnubg made no double or no take decision: %+v", cube)
-	}
-}
-
-func TestThreePointMatches(t *testing.T) {
-	n := 12
-	if testing.Short() {
-		n = 4
-	}
-	pts, cube := playGames(t, bg.Rules{Variant: bg.Standard, MatchLength: 3, Cube: true, Crawford: true}, n)
-	t.Logf("gnubg's match balance %+d in %d 3-point matches; its cube actions %+v", pts, n, cube)
-	if pts <= 0 {
-		t.Errorf("gnubg's match balance %d against random play", pts)
-	}
 }
 
 // board builds a position from the view of the player on roll: points
@@ -194,7 +74,7 @@ func client(t *testing.T, p player.Player, s *bg.State) *protocol.BackgammonClie
 	t.Helper()
 	c := &protocol.BackgammonClient{R: p}
 	ctx := context.Background()
-	if err := c.SetGame(ctx, referee.GameRules(s.Rules)); err != nil {
+	if err := c.SetGame(ctx, bgstate.GameRules(s.Rules)); err != nil {
 		t.Fatalf("set_game: %v", err)
 	}
 	pos, mid := gnubgid.Encode(s)
@@ -551,21 +431,6 @@ func BenchmarkGnubgDecision0Ply(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "decisions/s")
-}
-
-func TestExampleControlFile(t *testing.T) {
-	c, err := control.Load("../../examples/bgbot-vs-gnubg.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := c.Players["gnubg"]
-	if g == nil || g.Kind != control.KindGnubg || g.Plies != 0 {
-		t.Errorf("gnubg player: %+v", g)
-	}
-	if len(c.Matchups) != 1 {
-		t.Fatalf("%d matchups", len(c.Matchups))
-	}
-	t.Logf("%+v", *c.Matchups[0])
 }
 
 func TestLaunchFailures(t *testing.T) {

@@ -29,6 +29,21 @@ func Rules(r protocol.GameRules) (backgammon.Rules, error) {
 		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}, nil
 }
 
+// GameRules turns rules into set_game's words: the inverse of Rules. Each
+// rule is sent only where it means something (Jacoby and beavers in money
+// play with the cube, Crawford in match play with the cube).
+func GameRules(r backgammon.Rules) protocol.GameRules {
+	gr := protocol.GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Cubeless: !r.Cube}
+	if r.Cube {
+		if r.Money() {
+			gr.Jacoby, gr.Beavers = r.Jacoby, r.Beavers
+		} else {
+			gr.Crawford = r.Crawford
+		}
+	}
+	return gr
+}
+
 // Keeper holds the rules and the current state. Its zero value plays
 // standard money games with the cube until set_game says otherwise.
 type Keeper struct {

@@ -23,9 +23,10 @@
 //	players = ["net", "gnubg0"]
 //
 // Top-level keys: competition_type ("playoff" or "allplayall", required),
-// game ("backgammon", required), description, seed (integer, default 0),
-// record_games (default true), players (required), and the game settings
-// below as defaults for every matchup. A playoff adds matchups (required),
+// game (required: one of the games the program registers, e.g.
+// "backgammon"), description, seed (integer, default 0), record_games
+// (default true), players (required), and the matchup settings below as
+// defaults for every matchup. A playoff adds matchups (required),
 // number_of_games and alternating (defaults for its matchups); an
 // all-play-all adds competitors and rounds (both required).
 //
@@ -43,13 +44,9 @@
 // Matchup keys ([[matchups]]): players (two codes, required; a player may
 // play itself, the second copy being named "CODE#2"), id (default the
 // index), name (default "A v B"), number_of_games (required here or at top
-// level), alternating (default false), and any game setting.
-//
-// Game settings: match_length (0 = money game, the default), crawford
-// (true), jacoby (true), beavers (false), cube (true), variant ("standard",
-// "nackgammon", "hypergammon1" to "hypergammon3"), max_moves (1000), dice
-// ("independent" or "paired"; paired needs an even number of games) and
-// skip_forced (true).
+// level), alternating (default false), move_limit (1000; the old name
+// max_moves is accepted with a warning), sprt, and any of the game's
+// settings, which each game lists in its own table (see Game).
 //
 // Unknown keys are errors. Parse and Load report every problem they find as
 // an ErrorList; each message names the file, the line and the key, e.g.
@@ -78,11 +75,6 @@ const (
 	AllPlayAll = "allplayall"
 )
 
-// Games.
-const (
-	GameBackgammon = "backgammon"
-)
-
 // Player kinds.
 const (
 	// KindProtocol is an engine run as a subprocess speaking our protocol.
@@ -93,35 +85,20 @@ const (
 	KindBuiltin = "builtin"
 )
 
-// Dice modes.
-const (
-	// DiceIndependent gives every game its own dice.
-	DiceIndependent = "independent"
-	// DicePaired plays games 2k and 2k+1 with the same dice and the seats
-	// swapped.
-	DicePaired = "paired"
-)
-
-// Backgammon variants.
-const (
-	VariantStandard     = "standard"
-	VariantNackgammon   = "nackgammon"
-	VariantHypergammon1 = "hypergammon1"
-	VariantHypergammon2 = "hypergammon2"
-	VariantHypergammon3 = "hypergammon3"
-)
-
 // DefaultTimeout is a player's per-decision timeout when the control file
 // sets none.
 const DefaultTimeout = 60 * time.Second
 
 // Competition is a loaded and validated control file.
 type Competition struct {
-	Path        string // the name the file was loaded under
-	Code        string // the file name without its extension
-	Dir         string // the absolute directory holding the file
-	Type        string // Playoff or AllPlayAll
-	Game        string // GameBackgammon
+	Path string // the name the file was loaded under
+	Code string // the file name without its extension
+	Dir  string // the absolute directory holding the file
+	Type string // Playoff or AllPlayAll
+	Game string // the game's name
+	// Warnings are problems that do not stop the competition, such as a
+	// deprecated key; the command prints them.
+	Warnings    []string
 	Description string // whitespace-trimmed
 	Seed        int64
 	// Players holds every player defined, by code. A matchup of a player
@@ -168,23 +145,24 @@ type Matchup struct {
 	NumberOfGames int
 	// Alternating swaps the seats in odd-numbered games.
 	Alternating bool
-	Settings    GameSettings
-}
-
-// GameSettings are the rules of a matchup's games.
-type GameSettings struct {
-	MatchLength int  // 0 = money game
-	Crawford    bool // match play only
-	Jacoby      bool // money play only
-	Beavers     bool
-	Cube        bool // false = cubeless
-	Variant     string
-	MaxMoves    int
-	Dice        string // DiceIndependent or DicePaired
-	SkipForced  bool   // forced moves and rolls with no legal move are not asked
+	// MoveLimit ends a game with no winner after this many moves.
+	MoveLimit int
 	// SPRT, when set, stops the matchup early once a sequential
 	// probability ratio test decides between its two hypotheses.
 	SPRT *SPRT
+	// Settings are the game's own settings, read by the game's table.
+	Settings GameSettings
+}
+
+// DefaultMoveLimit is a matchup's move limit when the control file sets
+// none (gomill's default).
+const DefaultMoveLimit = 1000
+
+// matchupDefaults are the top-level values every matchup starts from.
+type matchupDefaults struct {
+	settings  GameSettings
+	moveLimit int
+	sprt      *SPRT
 }
 
 // SPRT is a sequential test of the first player's strength against the
@@ -193,20 +171,6 @@ type GameSettings struct {
 type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64
-}
-
-// DefaultSettings returns the game settings used when a control file sets
-// none.
-func DefaultSettings() GameSettings {
-	return GameSettings{
-		Crawford:   true,
-		Jacoby:     true,
-		Cube:       true,
-		Variant:    VariantStandard,
-		MaxMoves:   1000,
-		Dice:       DiceIndependent,
-		SkipForced: true,
-	}
 }
 
 // Plans returns the matchups as the competitions package schedules them.
@@ -219,7 +183,7 @@ func (c *Competition) Plans() []competitions.MatchupPlan {
 			PlayerB:       m.PlayerB,
 			NumberOfGames: m.NumberOfGames,
 			Alternating:   m.Alternating,
-			Paired:        m.Settings.Dice == DicePaired,
+			Paired:        m.Settings.PairedGames(),
 		}
 	}
 	return plans
@@ -234,24 +198,30 @@ func CompetitorLetter(i int) string {
 	return string(rune('A'+i/26-1)) + string(rune('A'+i%26))
 }
 
-// maxCompetitors is the number of competitors that two letters can name.
-const maxCompetitors = 26 * 27
+// MaxCompetitors is the number of competitors that two letters can name.
+const MaxCompetitors = 26 * 27
 
-// ForbiddenExtension reports whether ext (with its dot) may not be a
-// control file's extension because the ringmaster writes files or
-// directories with it beside the control file.
-func ForbiddenExtension(ext string) bool {
-	switch ext {
-	case ".db", ".log", ".cmd", ".report", ".games", ".void", ".protocol":
-		return true
-	}
-	return false
+// OutputSuffixes lists what the ringmaster writes beside a control file
+// CODE.toml, as suffixes of CODE: its files (the database and SQLite's side
+// files among them) and its directories. It is the one list of outputs.
+func OutputSuffixes() []string {
+	return []string{".db", ".db-wal", ".db-shm", ".db-journal", ".log", ".cmd", ".report", ".lock",
+		".games", ".void", ".protocol"}
 }
 
-// Load reads and parses the control file at path.
-func Load(path string) (*Competition, error) {
+// ForbiddenExtension reports whether ext (with its dot) may not be a
+// control file's extension because the ringmaster writes a file or
+// directory with that suffix beside the control file: a control file with
+// it could be taken for, or overwritten by, an output.
+func ForbiddenExtension(ext string) bool {
+	return slices.Contains(OutputSuffixes(), ext)
+}
+
+// Load reads and parses the control file at path; games are the games the
+// program offers.
+func Load(path string, games ...Game) (*Competition, error) {
 	if ext := filepath.Ext(path); ForbiddenExtension(ext) {
-		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("forbidden control file extension %q", ext)}}
+		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("forbidden control file extension %q (the ringmaster writes files ending so)", ext)}}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -260,15 +230,15 @@ func Load(path string) (*Competition, error) {
 		}
 		return nil, err
 	}
-	return Parse(path, data)
+	return Parse(path, data, games...)
 }
 
 // Parse parses a control file's contents. name is the file's path: it gives
 // the competition code and directory and prefixes error messages.
-func Parse(name string, data []byte) (*Competition, error) {
+func Parse(name string, data []byte, games ...Game) (*Competition, error) {
 	ext := filepath.Ext(name)
 	if ForbiddenExtension(ext) {
-		return nil, ErrorList{{File: name, Msg: fmt.Sprintf("forbidden control file extension %q", ext)}}
+		return nil, ErrorList{{File: name, Msg: fmt.Sprintf("forbidden control file extension %q (the ringmaster writes files ending so)", ext)}}
 	}
 	code := strings.TrimSuffix(filepath.Base(name), ext)
 	if code == "" || code == "." || code == string(filepath.Separator) {
@@ -278,7 +248,7 @@ func Parse(name string, data []byte) (*Competition, error) {
 	if err != nil {
 		dir = filepath.Dir(name)
 	}
-	l := &loader{file: name, dir: dir}
+	l := &loader{file: name, dir: dir, games: games}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return nil, ErrorList{l.tomlError(err)}
@@ -286,6 +256,7 @@ func Parse(name string, data []byte) (*Competition, error) {
 	l.lines = keyLines(string(data))
 	c := &Competition{Path: name, Code: code, Dir: dir}
 	l.competition(c, doc)
+	c.Warnings = l.warns
 	if len(l.errs) > 0 {
 		sort.SliceStable(l.errs, func(i, j int) bool { return l.errs[i].Line < l.errs[j].Line })
 		return nil, l.errs
@@ -297,8 +268,11 @@ func Parse(name string, data []byte) (*Competition, error) {
 type loader struct {
 	file  string
 	dir   string
+	games []Game
+	game  Game // the competition's game, once known
 	lines map[string]int
 	errs  ErrorList
+	warns []string
 }
 
 func (l *loader) tomlError(err error) *Error {
@@ -330,9 +304,7 @@ func (l *loader) errorf(p keyPath, format string, args ...any) {
 
 // Keys that may appear in each kind of table. They are functions, not
 // package variables, so that nothing can change them.
-func settingKeys() []string {
-	return []string{"match_length", "crawford", "jacoby", "beavers", "cube", "variant", "max_moves", "dice", "skip_forced", "sprt"}
-}
+func matchupSettingKeys() []string { return []string{"move_limit", "max_moves", "sprt"} }
 func commonKeys() []string {
 	return []string{"competition_type", "game", "description", "seed", "players", "record_games"}
 }
@@ -402,29 +374,39 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 			l.errorf(root.key("competition_type"), "unknown competition type %q (want %q or %q)", s, Playoff, AllPlayAll)
 		}
 	}
-	allowed := append(commonKeys(), settingKeys()...)
+	var names []string
+	for _, g := range l.games {
+		names = append(names, g.Name())
+	}
+	if v, ok := doc["game"]; !ok {
+		l.errorf(root.key("game"), "required (%s)", orList(names))
+	} else if s, ok := l.str(root.key("game"), v); ok {
+		for _, g := range l.games {
+			if g.Name() == s {
+				l.game = g
+				c.Game = s
+			}
+		}
+		if l.game == nil {
+			l.errorf(root.key("game"), "unknown game %q (want %s)", s, orList(names))
+		}
+	}
+	allowed := append(commonKeys(), matchupSettingKeys()...)
+	if l.game != nil {
+		allowed = append(allowed, settingKeys(l.game)...)
+	}
 	known := append(playoffKeys(), allPlayAllKeys()...)
 	switch c.Type {
 	case Playoff:
 		l.checkKeys(root, doc, append(allowed, playoffKeys()...), known, "not allowed in a playoff competition")
 	case AllPlayAll:
 		l.checkKeys(root, doc, append(allowed, allPlayAllKeys()...), known, "not allowed in an allplayall competition")
-	default:
-		l.checkKeys(root, doc, append(allowed, known...), nil, "")
-	}
-
-	if v, ok := doc["game"]; !ok {
-		l.errorf(root.key("game"), "required (%q)", GameBackgammon)
-	} else if s, ok := l.str(root.key("game"), v); ok {
-		switch s {
-		case GameBackgammon:
-			c.Game = s
-		case "go":
-			l.errorf(root.key("game"), "game %q is not supported yet (want %q)", s, GameBackgammon)
-		default:
-			l.errorf(root.key("game"), "unknown game %q (want %q)", s, GameBackgammon)
+	case "":
+		if l.game != nil {
+			l.checkKeys(root, doc, append(allowed, known...), nil, "")
 		}
 	}
+
 	if v, ok := doc["description"]; ok {
 		if s, ok := l.str(root.key("description"), v); ok {
 			c.Description = strings.TrimSpace(s)
@@ -464,7 +446,10 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 		return ok
 	}
 
-	defaults := l.settings(root, doc, DefaultSettings())
+	if l.game == nil {
+		return
+	}
+	defaults := l.matchupSettings(root, doc, matchupDefaults{settings: l.game.DefaultSettings(), moveLimit: DefaultMoveLimit})
 	switch c.Type {
 	case Playoff:
 		l.playoff(c, doc, defaults, defined)
@@ -505,13 +490,19 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout}
 	if v, ok := t["kind"]; ok {
 		if s, ok := l.str(p.key("kind"), v); ok {
-			switch s {
-			case KindProtocol, KindGnubg, KindBuiltin:
-				pl.Kind = s
-			default:
-				l.errorf(p.key("kind"), "unknown player kind %q (want %q, %q or %q)", s, KindProtocol, KindGnubg, KindBuiltin)
+			kinds := []string{KindProtocol, KindGnubg, KindBuiltin}
+			if l.game != nil {
+				kinds = append([]string{KindProtocol}, l.game.PlayerKinds()...)
+			}
+			if !slices.Contains(kinds, s) {
+				if slices.Contains([]string{KindGnubg, KindBuiltin}, s) {
+					l.errorf(p.key("kind"), "player kind %q is not offered for game %q (want %s)", s, l.game.Name(), orList(kinds))
+				} else {
+					l.errorf(p.key("kind"), "unknown player kind %q (want %s)", s, orList(kinds))
+				}
 				return nil
 			}
+			pl.Kind = s
 		} else {
 			return nil
 		}
@@ -645,67 +636,41 @@ func (l *loader) resolve(path string) string {
 	return filepath.Join(l.dir, path)
 }
 
-// settings applies the game settings present in t over s.
-func (l *loader) settings(p keyPath, t map[string]any, s GameSettings) GameSettings {
-	if v, ok := t["match_length"]; ok {
-		if n, ok := l.integer(p.key("match_length"), v); ok {
-			if n < 0 || n > 1000 {
-				l.errorf(p.key("match_length"), "must be between 0 (money game) and 1000, got %d", n)
-			} else {
-				s.MatchLength = int(n)
-			}
+// matchupSettings applies the settings present in t (the generic ones and
+// the game's) over d.
+func (l *loader) matchupSettings(p keyPath, t map[string]any, d matchupDefaults) matchupDefaults {
+	limitKey := "move_limit"
+	if _, ok := t["max_moves"]; ok {
+		if _, both := t["move_limit"]; both {
+			l.errorf(p.key("max_moves"), "set either move_limit or its old name max_moves, not both")
+		} else {
+			limitKey = "max_moves"
+			l.warns = append(l.warns, fmt.Sprintf("%s:%d: %s: deprecated: use move_limit (gomill's name)",
+				l.file, l.lineOf(p.key("max_moves")), p.key("max_moves")))
 		}
 	}
-	for _, b := range []struct {
-		key string
-		dst *bool
-	}{
-		{"crawford", &s.Crawford},
-		{"jacoby", &s.Jacoby},
-		{"beavers", &s.Beavers},
-		{"cube", &s.Cube},
-		{"skip_forced", &s.SkipForced},
-	} {
-		if v, ok := t[b.key]; ok {
-			if x, ok := l.boolean(p.key(b.key), v); ok {
-				*b.dst = x
-			}
-		}
-	}
-	if v, ok := t["variant"]; ok {
-		if x, ok := l.str(p.key("variant"), v); ok {
-			switch x {
-			case VariantStandard, VariantNackgammon, VariantHypergammon1, VariantHypergammon2, VariantHypergammon3:
-				s.Variant = x
-			default:
-				l.errorf(p.key("variant"), "unknown variant %q (want %q, %q, %q, %q or %q)", x,
-					VariantStandard, VariantNackgammon, VariantHypergammon1, VariantHypergammon2, VariantHypergammon3)
-			}
-		}
-	}
-	if v, ok := t["max_moves"]; ok {
-		if n, ok := l.integer(p.key("max_moves"), v); ok {
-			if n <= 0 || n > 1_000_000 {
-				l.errorf(p.key("max_moves"), "must be between 1 and 1000000, got %d", n)
-			} else {
-				s.MaxMoves = int(n)
-			}
+	if v, ok := t[limitKey]; ok {
+		if n, ok := (Value{l: l, p: p.key(limitKey), raw: v}).Int(1, 1_000_000); ok {
+			d.moveLimit = n
 		}
 	}
 	if v, ok := t["sprt"]; ok {
-		s.SPRT = l.sprt(p.key("sprt"), v)
+		d.sprt = l.sprt(p.key("sprt"), v)
 	}
-	if v, ok := t["dice"]; ok {
-		if x, ok := l.str(p.key("dice"), v); ok {
-			switch x {
-			case DiceIndependent, DicePaired:
-				s.Dice = x
-			default:
-				l.errorf(p.key("dice"), "unknown dice mode %q (want %q or %q)", x, DiceIndependent, DicePaired)
-			}
-		}
+	d.settings = l.readSettings(l.game, p, t, d.settings)
+	return d
+}
+
+// checkSettings makes the game's checks that involve several keys, and
+// the generic ones, on a matchup's settings; problems are reported
+// against the key in the matchup's table p (its line, or the matchup's
+// when the value came from the top level).
+func (l *loader) checkSettings(p keyPath, t map[string]any, m *Matchup) {
+	report := func(key, format string, args ...any) { l.errorf(p.key(key), format, args...) }
+	m.Settings.Check(report)
+	if m.Settings.PairedGames() && m.NumberOfGames%2 != 0 {
+		report("number_of_games", "paired games need an even number of games, got %d", m.NumberOfGames)
 	}
-	return s
 }
 
 // numberOfGames reads a non-negative game count.
@@ -721,7 +686,7 @@ func (l *loader) numberOfGames(p keyPath, v any) (int, bool) {
 	return int(n), true
 }
 
-func (l *loader) playoff(c *Competition, doc map[string]any, defaults GameSettings, defined func(string) bool) {
+func (l *loader) playoff(c *Competition, doc map[string]any, defaults matchupDefaults, defined func(string) bool) {
 	var root keyPath
 	defaultGames, haveDefaultGames := 0, false
 	if v, ok := doc["number_of_games"]; ok {
@@ -750,7 +715,7 @@ func (l *loader) playoff(c *Competition, doc map[string]any, defaults GameSettin
 	firstUse := make(map[string]int) // matchup id → index
 	for i, t := range tables {
 		p := mp.at(i)
-		l.checkKeys(p, t, append(matchupKeys(), settingKeys()...), nil, "")
+		l.checkKeys(p, t, append(append(matchupKeys(), matchupSettingKeys()...), settingKeys(l.game)...), nil, "")
 		errs := len(l.errs)
 		m := &Matchup{ID: strconv.Itoa(i), NumberOfGames: defaultGames, Alternating: defaultAlternating}
 
@@ -795,10 +760,9 @@ func (l *loader) playoff(c *Competition, doc map[string]any, defaults GameSettin
 				m.Alternating = b
 			}
 		}
-		m.Settings = l.settings(p, t, defaults)
-		if m.Settings.Dice == DicePaired && m.NumberOfGames%2 != 0 {
-			l.errorf(p.key("number_of_games"), "paired dice need an even number of games, got %d", m.NumberOfGames)
-		}
+		ms := l.matchupSettings(p, t, defaults)
+		m.Settings, m.MoveLimit, m.SPRT = ms.settings, ms.moveLimit, ms.sprt
+		l.checkSettings(p, t, m)
 		if v, ok := t["name"]; ok {
 			if s, ok := l.str(p.key("name"), v); ok {
 				m.Name = strings.TrimSpace(s)
@@ -823,7 +787,7 @@ func (l *loader) playoff(c *Competition, doc map[string]any, defaults GameSettin
 	}
 }
 
-func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults GameSettings, defined func(string) bool) {
+func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults matchupDefaults, defined func(string) bool) {
 	var root keyPath
 	cp := root.key("competitors")
 	if v, ok := doc["competitors"]; !ok {
@@ -832,8 +796,8 @@ func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults GameSet
 		if len(codes) == 0 {
 			l.errorf(cp, "empty list")
 		}
-		if len(codes) > maxCompetitors {
-			l.errorf(cp, "too many competitors: %d (at most %d)", len(codes), maxCompetitors)
+		if len(codes) > MaxCompetitors {
+			l.errorf(cp, "too many competitors: %d (at most %d)", len(codes), MaxCompetitors)
 		}
 		seen := make(map[string]bool)
 		for i, code := range codes {
@@ -853,9 +817,10 @@ func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults GameSet
 	} else {
 		rounds, haveRounds = l.numberOfGames(root.key("rounds"), v)
 	}
-	if haveRounds && defaults.Dice == DicePaired && rounds%2 != 0 {
-		l.errorf(root.key("rounds"), "paired dice need an even number of rounds, got %d", rounds)
+	if haveRounds && defaults.settings.PairedGames() && rounds%2 != 0 {
+		l.errorf(root.key("rounds"), "paired games need an even number of rounds, got %d", rounds)
 	}
+	defaults.settings.Check(func(key, format string, args ...any) { l.errorf(root.key(key), format, args...) })
 	if len(l.errs) > 0 {
 		return
 	}
@@ -869,7 +834,9 @@ func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults GameSet
 				PlayerB:       b,
 				NumberOfGames: rounds,
 				Alternating:   true,
-				Settings:      defaults,
+				MoveLimit:     defaults.moveLimit,
+				SPRT:          defaults.sprt,
+				Settings:      defaults.settings.Clone(),
 			})
 		}
 	}

@@ -1,4 +1,4 @@
-package control
+package control_test
 
 import (
 	"errors"
@@ -13,7 +13,15 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/competitions"
+	. "github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/games/backgammon"
 )
+
+// parse and load read a control file for the game the tests use.
+func parse(name string, data []byte) (*Competition, error) {
+	return Parse(name, data, backgammon.New())
+}
+func load(path string) (*Competition, error) { return Load(path, backgammon.New()) }
 
 // playoffHead is a valid playoff without matchups.
 const playoffHead = `competition_type = "playoff"
@@ -81,7 +89,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad type", strings.Replace(pm(""), `"playoff"`, `"mc_tuner" `+marker, 1), `competition_type: unknown competition type "mc_tuner" (want "playoff" or "allplayall")`},
 		{"type not string", strings.Replace(pm(""), `"playoff"`, `3 `+marker, 1), `competition_type: must be a string, not an integer`},
 		{"no game", strings.Replace(pm(""), `game = "backgammon"`, "", 1), `game: required ("backgammon")`},
-		{"go", strings.Replace(pm(""), `"backgammon"`, `"go" `+marker, 1), `game: game "go" is not supported yet (want "backgammon")`},
+		{"go", strings.Replace(pm(""), `"backgammon"`, `"go" `+marker, 1), `game: unknown game "go" (want "backgammon")`},
 		{"chess", strings.Replace(pm(""), `"backgammon"`, `"chess" `+marker, 1), `game: unknown game "chess" (want "backgammon")`},
 		{"unknown top key", "frobnicate = 1 " + marker + "\n" + pm(""), "frobnicate: unknown key"},
 		{"rounds in playoff", "rounds = 2 " + marker + "\n" + pm(""), "rounds: not allowed in a playoff competition"},
@@ -100,7 +108,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad code", pm("[players.\"a b\"] " + marker + "\ncommand = \"x\"\n"), `players."a b": invalid player code "a b": use letters, digits and -!$%&*+.:;<=>?^_~`},
 		{"player not table", strings.Replace(pm(""), "[players.a]", "[players]\nc = 3 "+marker+"\n[players.a]", 1), "players.c: must be a table, not an integer"},
 		{"no command", player("cwd = \"/\""), `players.c.command: required for a player of kind "protocol"`},
-		{"unknown kind", player("kind = \"remote\" " + marker), `players.c.kind: unknown player kind "remote" (want "protocol", "gnubg" or "builtin")`},
+		{"unknown kind", player("kind = \"remote\" " + marker), `players.c.kind: unknown player kind "remote" (want "protocol", "builtin" or "gnubg")`},
 		{"kind not string", player("kind = 1 " + marker), `players.c.kind: must be a string, not an integer`},
 		{"builtin command", player("kind = \"builtin\"\ncommand = \"x\" " + marker), `players.c.command: not allowed for a player of kind "builtin"`},
 		{"builtin cwd", player("kind = \"builtin\"\ncwd = \"x\" " + marker), `players.c.cwd: not allowed for a player of kind "builtin"`},
@@ -155,11 +163,11 @@ func TestParseErrors(t *testing.T) {
 		{"negative default games", strings.Replace(pm(""), "number_of_games = 10", "number_of_games = -2 "+marker, 1), "number_of_games: must be between 0 and 1000000000, got -2"},
 		{"alternating", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\nalternating = \"x\" " + marker), "matchups[1].alternating: must be true or false, not a string"},
 		{"unknown matchup key", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\nkomi = 7.5 " + marker), "matchups[1].komi: unknown key"},
-		{"paired odd", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\ndice = \"paired\"\nnumber_of_games = 7 " + marker), "matchups[1].number_of_games: paired dice need an even number of games, got 7"},
-		{"paired odd default", "dice = \"paired\"\n" + strings.Replace(playoffHead, "number_of_games = 10", "number_of_games = 5", 1) + "[[matchups]] " + marker + "\nplayers = [\"a\", \"b\"]\n[[matchups]]\nplayers = [\"a\", \"b\"]\nnumber_of_games = 4\n", "matchups[0].number_of_games: paired dice need an even number of games, got 5"},
+		{"paired odd", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\ndice = \"paired\"\nnumber_of_games = 7 " + marker), "matchups[1].number_of_games: paired games need an even number of games, got 7"},
+		{"paired odd default", "dice = \"paired\"\n" + strings.Replace(playoffHead, "number_of_games = 10", "number_of_games = 5", 1) + "[[matchups]] " + marker + "\nplayers = [\"a\", \"b\"]\n[[matchups]]\nplayers = [\"a\", \"b\"]\nnumber_of_games = 4\n", "matchups[0].number_of_games: paired games need an even number of games, got 5"},
 
 		// Game settings.
-		{"match_length", pm("match_length = -1 " + marker), "matchups[0].match_length: must be between 0 (money game) and 1000, got -1"},
+		{"match_length", pm("match_length = -1 " + marker), "matchups[0].match_length: must be between 0 and 1000, got -1"},
 		{"top match_length", "match_length = \"7\" " + marker + "\n" + pm(""), "match_length: must be an integer, not a string"},
 		{"max_moves", pm("max_moves = 0 " + marker), "matchups[0].max_moves: must be between 1 and 1000000, got 0"},
 		{"variant", pm("variant = \"acey-deucey\" " + marker), `matchups[0].variant: unknown variant "acey-deucey" (want "standard", "nackgammon", "hypergammon1", "hypergammon2" or "hypergammon3")`},
@@ -178,7 +186,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate competitor", "competitors = [\"a\", \"b\",\n \"a\"] " + marker + "\nrounds = 2\n" + apa(""), `competitors[2]: duplicate competitor "a"`},
 		{"no rounds", "competitors = [\"a\", \"b\"]\n" + apa(""), "rounds: required: the number of games for each pair of competitors"},
 		{"negative rounds", "competitors = [\"a\", \"b\"]\nrounds = -2 " + marker + "\n" + apa(""), "rounds: must be between 0 and 1000000000, got -2"},
-		{"paired odd rounds", "dice = \"paired\"\ncompetitors = [\"a\", \"b\"]\nrounds = 3 " + marker + "\n" + apa(""), "rounds: paired dice need an even number of rounds, got 3"},
+		{"paired odd rounds", "dice = \"paired\"\ncompetitors = [\"a\", \"b\"]\nrounds = 3 " + marker + "\n" + apa(""), "rounds: paired games need an even number of rounds, got 3"},
 		{"matchups in allplayall", "competitors = [\"a\", \"b\"]\nrounds = 2\n" + apa(oneMatchup[:1]+"[[matchups]] "+marker+oneMatchup[13:]), "matchups: not allowed in an allplayall competition"},
 		{"number_of_games in allplayall", "number_of_games = 2 " + marker + "\ncompetitors = [\"a\", \"b\"]\nrounds = 2\n" + apa(""), "number_of_games: not allowed in an allplayall competition"},
 		{"alternating in allplayall", "alternating = true " + marker + "\ncompetitors = [\"a\", \"b\"]\nrounds = 2\n" + apa(""), "alternating: not allowed in an allplayall competition"},
@@ -189,7 +197,7 @@ func TestParseErrors(t *testing.T) {
 			if line := wantLine(tt.src); line > 0 {
 				want = fmt.Sprintf("t.toml:%d: %s", line, tt.want)
 			}
-			c, err := Parse("t.toml", []byte(tt.src))
+			c, err := parse("t.toml", []byte(tt.src))
 			if err == nil {
 				t.Fatalf("no error; got %+v\nsource:\n%s", c, tt.src)
 			}
@@ -228,7 +236,7 @@ cwd = "/"
 players = ["a", "x"]
 variant = "plakoto"
 `
-	_, err := Parse("dir/many.toml", []byte(src))
+	_, err := parse("dir/many.toml", []byte(src))
 	var list ErrorList
 	if !errors.As(err, &list) {
 		t.Fatalf("error %v is not an ErrorList", err)
@@ -323,12 +331,14 @@ func TestParseFullExample(t *testing.T) {
 	if err := os.WriteFile(path, []byte(fullExample), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(path)
+	c, err := load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	top := GameSettings{MatchLength: 7, Crawford: false, Jacoby: true, Beavers: false, Cube: true,
-		Variant: "standard", MaxMoves: 500, Dice: "paired", SkipForced: true}
+	top := &backgammon.Settings{MatchLength: 7, Crawford: false, Jacoby: true, Beavers: false, Cube: true,
+		Variant: "standard", Dice: "paired", SkipForced: true}
+	hyper := *top
+	hyper.Variant = "hypergammon3"
 	net := &Player{Code: "net", Kind: KindBuiltin, Timeout: 90 * time.Second,
 		Args: []string{"--level", "net", "--plies", "0"}, StartupCommands: []string{"set_option x 1"}}
 	net2 := *net
@@ -338,7 +348,8 @@ func TestParseFullExample(t *testing.T) {
 		Code:        "full",
 		Dir:         dir,
 		Type:        Playoff,
-		Game:        GameBackgammon,
+		Game:        "backgammon",
+		Warnings:    c.Warnings,
 		Description: "Net against gnubg.",
 		Seed:        42,
 		RecordGames: false,
@@ -358,12 +369,12 @@ func TestParseFullExample(t *testing.T) {
 			"x.y": {Code: "x.y", Kind: KindProtocol, Command: []string{"bgbot", "--level", "x"}, Cwd: "/abs", Timeout: DefaultTimeout},
 		},
 		Matchups: []*Matchup{
-			{ID: "0", Name: "net v gnubg0", PlayerA: "net", PlayerB: "gnubg0", NumberOfGames: 100, Alternating: true, Settings: top},
-			{ID: "cubeless", Name: "cubeless money", PlayerA: "eng", PlayerB: "x.y", NumberOfGames: 10, Alternating: false,
-				Settings: GameSettings{MatchLength: 0, Crawford: false, Jacoby: false, Beavers: true, Cube: false,
-					Variant: "nackgammon", MaxMoves: 500, Dice: "independent", SkipForced: false}},
-			{ID: "2", Name: "net v net#2", PlayerA: "net", PlayerB: "net#2", NumberOfGames: 0, Alternating: true,
-				Settings: func() GameSettings { s := top; s.MaxMoves = 1; s.Variant = "hypergammon3"; return s }()},
+			{ID: "0", Name: "net v gnubg0", PlayerA: "net", PlayerB: "gnubg0", NumberOfGames: 100, Alternating: true, MoveLimit: 500, Settings: top},
+			{ID: "cubeless", Name: "cubeless money", PlayerA: "eng", PlayerB: "x.y", NumberOfGames: 10, Alternating: false, MoveLimit: 500,
+				Settings: &backgammon.Settings{MatchLength: 0, Crawford: false, Jacoby: false, Beavers: true, Cube: false,
+					Variant: "nackgammon", Dice: "independent", SkipForced: false}},
+			{ID: "2", Name: "net v net#2", PlayerA: "net", PlayerB: "net#2", NumberOfGames: 0, Alternating: true, MoveLimit: 1,
+				Settings: &hyper},
 		},
 	}
 	if !reflect.DeepEqual(c, want) {
@@ -398,7 +409,7 @@ func TestParseFullExample(t *testing.T) {
 }
 
 func TestParseDefaults(t *testing.T) {
-	c, err := Parse("/x/min.toml", []byte(playoffHead+oneMatchup))
+	c, err := parse("/x/min.toml", []byte(playoffHead+oneMatchup))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,13 +417,14 @@ func TestParseDefaults(t *testing.T) {
 		t.Errorf("competition defaults: %+v", c)
 	}
 	m := c.Matchups[0]
-	if m.ID != "0" || m.Name != "a v b" || m.Alternating || m.NumberOfGames != 10 || m.Settings != DefaultSettings() {
+	if m.ID != "0" || m.Name != "a v b" || m.Alternating || m.NumberOfGames != 10 || m.MoveLimit != 1000 || m.SPRT != nil ||
+		!reflect.DeepEqual(m.Settings, backgammon.DefaultSettings()) {
 		t.Errorf("matchup defaults: %+v", m)
 	}
-	want := GameSettings{MatchLength: 0, Crawford: true, Jacoby: true, Beavers: false, Cube: true,
-		Variant: "standard", MaxMoves: 1000, Dice: "independent", SkipForced: true}
-	if DefaultSettings() != want {
-		t.Errorf("DefaultSettings() = %+v", DefaultSettings())
+	want := &backgammon.Settings{MatchLength: 0, Crawford: true, Jacoby: true, Beavers: false, Cube: true,
+		Variant: "standard", Dice: "independent", SkipForced: true}
+	if !reflect.DeepEqual(backgammon.DefaultSettings(), want) {
+		t.Errorf("DefaultSettings() = %+v", backgammon.DefaultSettings())
 	}
 	a := c.Players["a"]
 	if a.Kind != KindProtocol || a.Timeout != 60*time.Second || !slices.Equal(a.Command, []string{"a.out"}) || a.Cwd != "" {
@@ -442,20 +454,20 @@ command = "e4"
 [players.unused]
 command = "e5"
 `
-	c, err := Parse("apa.toml", []byte(src))
+	c, err := parse("apa.toml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(c.Competitors, []string{"t1", "t2", "t3", "t4"}) {
 		t.Errorf("competitors %v", c.Competitors)
 	}
-	settings := DefaultSettings()
+	settings := backgammon.DefaultSettings()
 	settings.MatchLength = 3
-	settings.Dice = DicePaired
+	settings.Dice = backgammon.DicePaired
 	var got []string
 	for _, m := range c.Matchups {
 		got = append(got, fmt.Sprintf("%s:%s:%s:%s", m.ID, m.Name, m.PlayerA, m.PlayerB))
-		if m.NumberOfGames != 6 || !m.Alternating || m.Settings != settings {
+		if m.NumberOfGames != 6 || !m.Alternating || !reflect.DeepEqual(m.Settings, settings) {
 			t.Errorf("matchup %s: %+v", m.ID, m)
 		}
 	}
@@ -478,7 +490,7 @@ func TestCompetitorLetter(t *testing.T) {
 		}
 	}
 	seen := make(map[string]bool)
-	for i := range maxCompetitors {
+	for i := range MaxCompetitors {
 		l := CompetitorLetter(i)
 		if seen[l] {
 			t.Fatalf("letter %s repeats at %d", l, i)
@@ -490,14 +502,14 @@ func TestCompetitorLetter(t *testing.T) {
 func TestTooManyCompetitors(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("competition_type = \"allplayall\"\ngame = \"backgammon\"\nrounds = 1\ncompetitors = [")
-	for i := range maxCompetitors + 1 {
+	for i := range MaxCompetitors + 1 {
 		fmt.Fprintf(&b, "\"p%d\",", i)
 	}
 	b.WriteString("]\n")
-	for i := range maxCompetitors + 1 {
+	for i := range MaxCompetitors + 1 {
 		fmt.Fprintf(&b, "[players.p%d]\ncommand = \"x\"\n", i)
 	}
-	_, err := Parse("big.toml", []byte(b.String()))
+	_, err := parse("big.toml", []byte(b.String()))
 	if err == nil || !strings.Contains(err.Error(), "big.toml:4: competitors: too many competitors: 703 (at most 702)") {
 		t.Errorf("error %v", err)
 	}
@@ -505,19 +517,21 @@ func TestTooManyCompetitors(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Load(filepath.Join(dir, "missing.toml")); err == nil || !strings.Contains(err.Error(), "not found") {
+	if _, err := load(filepath.Join(dir, "missing.toml")); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("missing file: %v", err)
 	}
-	for _, ext := range []string{".db", ".log", ".cmd", ".report", ".games", ".void", ".protocol"} {
+	// SQLite's side files among them: "ringmaster run q.db-wal" used to
+	// take q.db for the database, and SQLite then deleted the control file.
+	for _, ext := range []string{".db", ".log", ".cmd", ".report", ".games", ".void", ".protocol", ".db-wal", ".db-shm", ".db-journal", ".lock"} {
 		path := filepath.Join(dir, "c"+ext)
 		if err := os.WriteFile(path, []byte(playoffHead+oneMatchup), 0o666); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(path)
-		if want := fmt.Sprintf("%s: forbidden control file extension %q", path, ext); err == nil || err.Error() != want {
+		_, err := load(path)
+		if want := fmt.Sprintf("%s: forbidden control file extension %q (the ringmaster writes files ending so)", path, ext); err == nil || err.Error() != want {
 			t.Errorf("Load(%s) error %v, want %s", path, err, want)
 		}
-		if _, err := Parse("c"+ext, []byte(playoffHead+oneMatchup)); err == nil {
+		if _, err := parse("c"+ext, []byte(playoffHead+oneMatchup)); err == nil {
 			t.Errorf("Parse accepted extension %s", ext)
 		}
 	}
@@ -526,7 +540,7 @@ func TestLoad(t *testing.T) {
 		if err := os.WriteFile(path, []byte(playoffHead+oneMatchup), 0o666); err != nil {
 			t.Fatal(err)
 		}
-		c, err := Load(path)
+		c, err := load(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -552,7 +566,7 @@ cwd = "."
 command = "/usr/bin/eng"
 cwd = "/tmp/../var"
 `
-	c, err := Parse("/comp/dir/x.toml", []byte(src))
+	c, err := parse("/comp/dir/x.toml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -581,7 +595,7 @@ func TestTimeouts(t *testing.T) {
 		`31536000`: 365 * 24 * time.Hour,
 	} {
 		src := playoffHead + oneMatchup + "[players.c]\ncommand = \"x\"\ntimeout = " + v + "\n"
-		c, err := Parse("t.toml", []byte(src))
+		c, err := parse("t.toml", []byte(src))
 		if err != nil {
 			t.Errorf("timeout = %s: %v", v, err)
 			continue
@@ -634,87 +648,13 @@ func TestSplitWords(t *testing.T) {
 	}
 }
 
-func TestKeyLines(t *testing.T) {
-	src := `a = 1
-"b.c" = """
-x = 2
-[not.a.table]
-"""
-d = '''
-'''
-e.f = [
-  1,
-  # comment ]
-  { g = "}", h = [2, 3] },
-]
-[t] # header
-'k' = 1979-05-27 07:32:00Z
-[[arr]]
-x = 1
-[[arr]]
-[arr.sub]
-y = "a\"b"
-[[arr.list]]
-z = 1
-[[arr.list]]
-z = 2
-[[arr]]
-`
-	got := keyLines(src)
-	want := map[string]int{
-		"a":                 1,
-		`"b.c"`:             2,
-		"d":                 6,
-		"e":                 8,
-		"e.f":               8,
-		"e.f[0]":            9,
-		"e.f[1]":            11,
-		"e.f[1].g":          11,
-		"e.f[1].h":          11,
-		"e.f[1].h[1]":       11,
-		"e.f[2]":            0,
-		"t":                 13,
-		"t.k":               14,
-		"arr":               15,
-		"arr[0]":            15,
-		"arr[0].x":          16,
-		"arr[1]":            17,
-		"arr[1].sub":        18,
-		"arr[1].sub.y":      19,
-		"arr[1].list":       20,
-		"arr[1].list[0]":    20,
-		"arr[1].list[1].z":  23,
-		"arr[2]":            24,
-		"x":                 0,
-		"not":               0,
-		"not.a.table":       0,
-		"arr[1].list[0].z2": 0,
-	}
-	for k, line := range want {
-		if got[k] != line {
-			t.Errorf("line of %s = %d, want %d", k, got[k], line)
-		}
-	}
-}
-
-// TestKeyLinesNeverPanics feeds the scanner broken input: it runs only on
-// input the toml package accepted, but must never panic or loop.
-func TestKeyLinesNeverPanics(t *testing.T) {
-	for _, src := range []string{
-		"", "[", "[[", "a", "a =", "a = [", "a = {", `a = "`, `a = """`, "a = '''", `"\`, `"\u12`,
-		"a = [1 2]", "a = {b = 1 c}", "[a.\n", "= 1", "a = [[[[[[[[", strings.Repeat("a = [", 1000),
-	} {
-		keyLines(src)
-	}
-}
-
 func TestSPRTSettings(t *testing.T) {
 	base := "competition_type = \"playoff\"\ngame = \"backgammon\"\nnumber_of_games = 100\nsprt = { elo0 = 0, elo1 = 30 }\n\n[players.a]\ncommand = \"a\"\n\n[players.b]\ncommand = \"b\"\n\n[[matchups]]\nplayers = [\"a\", \"b\"]\n"
-	c, err := Parse("s.toml", []byte(base))
+	c, err := parse("s.toml", []byte(base))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Matchups[0].Settings.SPRT; got == nil || *got != (SPRT{Elo0: 0, Elo1: 30, Alpha: 0.05, Beta: 0.05}) {
+	if got := c.Matchups[0].SPRT; got == nil || *got != (SPRT{Elo0: 0, Elo1: 30, Alpha: 0.05, Beta: 0.05}) {
 		t.Errorf("sprt %+v", got)
 	}
 	bad := []struct{ text, want string }{
@@ -725,7 +665,7 @@ func TestSPRTSettings(t *testing.T) {
 		{base + "sprt = { elo0 = \"x\", elo1 = 5 }\n", "matchups[0].sprt.elo0: must be a number"},
 	}
 	for _, b := range bad {
-		_, err := Parse("s.toml", []byte(b.text))
+		_, err := parse("s.toml", []byte(b.text))
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("error %v, want %q", err, b.want)
 		}

@@ -1,9 +1,12 @@
-package control
+package control_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	. "github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/games/backgammon"
 )
 
 // FuzzParse checks that Parse never panics, that its errors are well
@@ -13,7 +16,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(playoffHead + oneMatchup))
 	f.Add([]byte(allPlayAllHead + "competitors = [\"a\", \"b\", \"c\"]\nrounds = 2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Parse("f.toml", data)
+		c, err := parse("f.toml", data)
 		if err != nil {
 			if c != nil {
 				t.Fatal("competition returned with an error")
@@ -31,7 +34,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if c.Type != Playoff && c.Type != AllPlayAll || c.Game != GameBackgammon {
+		if c.Type != Playoff && c.Type != AllPlayAll || c.Game != backgammon.Name {
 			t.Fatalf("accepted type %q game %q", c.Type, c.Game)
 		}
 		if c.Type == Playoff && len(c.Matchups) == 0 {
@@ -48,10 +51,10 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("matchup %s names undefined player %q", m.ID, code)
 				}
 			}
-			if m.NumberOfGames < 0 || m.Settings.MaxMoves <= 0 || m.Settings.MatchLength < 0 {
+			if m.NumberOfGames < 0 || m.MoveLimit <= 0 || m.Settings.(*backgammon.Settings).MatchLength < 0 {
 				t.Fatalf("bad matchup %+v", m)
 			}
-			if m.Settings.Dice == DicePaired && m.NumberOfGames%2 != 0 {
+			if m.Settings.PairedGames() && m.NumberOfGames%2 != 0 {
 				t.Fatalf("paired matchup with %d games", m.NumberOfGames)
 			}
 		}
@@ -61,23 +64,6 @@ func FuzzParse(f *testing.F) {
 			}
 			if p.Kind == KindProtocol && len(p.Command) == 0 {
 				t.Fatalf("protocol player %q without command", code)
-			}
-		}
-	})
-}
-
-// FuzzKeyLines runs the position scanner on arbitrary input, valid TOML or
-// not: it must neither panic nor hang, and every line it reports must lie
-// in the input.
-func FuzzKeyLines(f *testing.F) {
-	f.Add(fullExample)
-	f.Add("a = [1, {b = \"}\"}]\n[[c]]\n[c.d]\ne = '''\n'''\n")
-	f.Add(`"\u00e9" = 1`)
-	f.Fuzz(func(t *testing.T, src string) {
-		lines := strings.Count(src, "\n") + 1
-		for k, line := range keyLines(src) {
-			if line < 1 || line > lines {
-				t.Fatalf("key %s at line %d of %d", k, line, lines)
 			}
 		}
 	})

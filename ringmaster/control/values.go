@@ -60,6 +60,10 @@ func (l *loader) integer(p keyPath, v any) (int64, bool) {
 func (l *loader) float(p keyPath, v any) (float64, bool) {
 	switch v := v.(type) {
 	case float64:
+		if !finite(v) {
+			l.errorf(p, "must be a finite number, not %v", v)
+			return 0, false
+		}
 		return v, true
 	case int64:
 		return float64(v), true

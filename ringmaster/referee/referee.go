@@ -1,8 +1,9 @@
-// Package referee plays one game between two players, enforcing the rules
-// itself: it rolls the dice, asks each player for its decisions at the
-// right moments, checks every answer against engine/backgammon and never
-// trusts an engine's idea of the position. It is the only place where a
-// game's rules meet a player.
+// Package referee holds what every game's referee shares: the Referee
+// interface the ringmaster drives, the seats, the game-agnostic outcome of
+// a game, and the rule that splits an engine's failure into a forfeit or a
+// void game. Each game's referee lives with the game (ringmaster/games/...)
+// and enforces its rules itself, never trusting an engine's idea of the
+// position.
 package referee
 
 import (
@@ -15,12 +16,19 @@ import (
 )
 
 // Referee plays one game (for backgammon: a match or one money game)
-// between two seats. The seed fixes every random choice the referee makes
-// (the dice), so a replayed game is the same game. A *VoidError (or the
-// context's error) means there is no result; any other outcome, forfeits
-// included, is in the Outcome. Go arrives as a second implementation.
+// between two seats. The game's seed fixes every random choice the referee
+// makes (the dice), so a replayed game is the same game. A *VoidError (or
+// the context's error) means there is no result; any other outcome,
+// forfeits included, is in the Outcome.
 type Referee interface {
-	Play(ctx context.Context, seats [2]Seat, seed uint64) (Outcome, error)
+	Play(ctx context.Context, game GameInfo, seats [2]Seat) (Outcome, error)
+}
+
+// GameInfo is what a referee is told about the game it plays.
+type GameInfo struct {
+	ID    string // the game id, as in the store and the records' names
+	Event string // the event name for records (competition code and game id)
+	Seed  uint64 // fixes the referee's random choices
 }
 
 // Seat is one side of a game: a player code and the running engine.
@@ -29,15 +37,51 @@ type Seat struct {
 	Player player.Player
 }
 
-// How a game ended, for the store and the reports.
+// How a game ended, apart from who won (stored in games.ending).
 const (
-	ResultSingle     = "single"
-	ResultGammon     = "gammon"
-	ResultBackgammon = "backgammon"
-	ResultMatch      = "match"   // a match played out (or resigned/dropped)
-	ResultForfeit    = "forfeit" // a player broke the rules
-	ResultUnknown    = "unknown" // past the move limit: nobody won
+	EndNormal      = "normal"      // played out (or scored after the passes)
+	EndResignation = "resignation" // a player resigned
+	EndForfeit     = "forfeit"     // a player broke the rules or the protocol
+	EndClaim       = "claim"       // a player claimed the win and the referee accepted
+	EndUnknown     = "unknown"     // over, but the result could not be settled
+	EndMoveLimit   = "move_limit"  // stopped at the move limit: nobody won
 )
+
+// Result texts every game shares; each game adds its own ("gammon", "W+4.5").
+const (
+	ResultForfeit = "forfeit" // a player broke the rules
+	ResultUnknown = "unknown" // past the move limit, or unsettled: nobody won
+)
+
+// Outcome is what a refereed game came to, by seat. The core fields mean
+// the same for every game; Stats and Records are the game's own, which the
+// ringmaster stores and hands back to the game's report without reading.
+type Outcome struct {
+	// Winner is the seat that won (0 or 1), or -1: a draw, an unknown
+	// result or the move limit (Ending tells which).
+	Winner int
+	// Ending is one of the End* names.
+	Ending string
+	// Result is the game's result text: "gammon", "match", "W+4.5", "0",
+	// or one of the Result* names.
+	Result string
+	// Detail is a one-line human description.
+	Detail string
+	// ForfeitBy is the seat that forfeited, or -1.
+	ForfeitBy int
+	// FirstMover is the seat that moved first (in the first game of a
+	// backgammon match; Black in Go), or -1.
+	FirstMover int
+	// Points is each seat's net points, on the game's scale.
+	Points    [2]int
+	Moves     int
+	Decisions [2]int
+	// Stats counts the game's own events by name, by seat.
+	Stats map[string][2]int
+	// Records holds the game's records by format ("mat", "sgf"); for a
+	// void game, what was played before it was abandoned.
+	Records map[string]string
+}
 
 // ErrVoid marks an outcome that is no result at all: an engine could not
 // start, died or its channel broke before the result was settled.
@@ -56,10 +100,10 @@ func (e *VoidError) Error() string {
 
 func (e *VoidError) Unwrap() []error { return []error{ErrVoid, e.Reason} }
 
-// classify splits an engine error into a forfeit (the engine answered
-// wrongly: a failure response, garbage, or no answer in time) or a void
-// (the engine went away: it exited or its pipe broke).
-func classify(err error) (forfeit bool) {
+// IsForfeit splits an engine error into a forfeit (the engine answered
+// wrongly: a failure response, garbage, or no answer in time; true) or a
+// void (the engine went away: it exited or its pipe broke; false).
+func IsForfeit(err error) bool {
 	var fe *protocol.FailureError
 	var pe *protocol.ProtocolError
 	switch {

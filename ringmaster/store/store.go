@@ -9,23 +9,41 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"os"
+	"sort"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
-// SchemaVersion is recorded in PRAGMA user_version.
-const SchemaVersion = 1
+// SchemaVersion is recorded in PRAGMA user_version. Each version's step
+// is in migrations; a database at any older version is brought up to this
+// one in a single transaction when it is opened.
+const SchemaVersion = 2
 
-const schema = `
-CREATE TABLE IF NOT EXISTS runs (
+// applicationID marks a SQLite file as a Gamemill competition database
+// (PRAGMA application_id, "GMil"). Version 1 databases predate it.
+const applicationID = 0x474d696c
+
+// migrations[v] takes a database from version v to v+1.
+var migrations = [SchemaVersion]func(ctx context.Context, tx *sql.Tx) error{
+	0: createV1,
+	1: v1ToV2,
+}
+
+// schemaV1 is the schema Gamemill wrote until the game seam: backgammon
+// columns in games. It is kept only so that the ladder starts from it.
+const schemaV1 = `
+CREATE TABLE runs (
 	run_id     INTEGER PRIMARY KEY,
 	started_at TEXT NOT NULL,
 	ended_at   TEXT,
 	how        TEXT
 );
-CREATE TABLE IF NOT EXISTS games (
+CREATE TABLE games (
 	game_id      TEXT PRIMARY KEY,
 	matchup_id   TEXT NOT NULL,
 	number       INTEGER NOT NULL,
@@ -57,8 +75,8 @@ CREATE TABLE IF NOT EXISTS games (
 	record_mat   TEXT,
 	record_sgf   TEXT
 );
-CREATE INDEX IF NOT EXISTS games_matchup ON games(matchup_id, status);
-CREATE TABLE IF NOT EXISTS voids (
+CREATE INDEX games_matchup ON games(matchup_id, status);
+CREATE TABLE voids (
 	void_id   INTEGER PRIMARY KEY,
 	game_id   TEXT NOT NULL,
 	run_id    INTEGER,
@@ -66,16 +84,113 @@ CREATE TABLE IF NOT EXISTS voids (
 	reason    TEXT NOT NULL,
 	record    TEXT
 );
-CREATE TABLE IF NOT EXISTS engines (
+CREATE TABLE engines (
 	code        TEXT PRIMARY KEY,
 	name        TEXT,
 	version     TEXT,
 	description TEXT
 );
-CREATE VIEW IF NOT EXISTS game_results AS
+CREATE VIEW game_results AS
 	SELECT game_id, matchup_id, player_a, player_b, winner, points_a, points_b, result, detail
 	FROM games WHERE status = 'done';
 `
+
+func createV1(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, schemaV1)
+	return err
+}
+
+// v1ToV2 makes games game-agnostic: the backgammon columns move to
+// game_stats (one row per statistic, both sides), the records to records;
+// ending says how a game ended apart from who won; matchups keeps each
+// matchup's settings so that a changed control file cannot silently mix
+// results of different games. The game_results view keeps its columns.
+func v1ToV2(ctx context.Context, tx *sql.Tx) error {
+	steps := []string{
+		`CREATE TABLE game_stats (
+			game_id TEXT NOT NULL,
+			name    TEXT NOT NULL,
+			value_a INTEGER NOT NULL,
+			value_b INTEGER NOT NULL,
+			PRIMARY KEY (game_id, name)
+		)`,
+		`CREATE TABLE records (
+			game_id TEXT NOT NULL,
+			format  TEXT NOT NULL,
+			text    TEXT NOT NULL,
+			PRIMARY KEY (game_id, format)
+		)`,
+		`CREATE TABLE matchups (
+			matchup_id TEXT PRIMARY KEY,
+			game       TEXT NOT NULL,
+			settings   TEXT NOT NULL
+		)`,
+		`CREATE TABLE games_v2 (
+			game_id     TEXT PRIMARY KEY,
+			matchup_id  TEXT NOT NULL,
+			number      INTEGER NOT NULL,
+			player_a    TEXT NOT NULL,
+			player_b    TEXT NOT NULL,
+			swapped     INTEGER NOT NULL DEFAULT 0,
+			status      TEXT NOT NULL CHECK (status IN ('running', 'done')),
+			run_id      INTEGER,
+			started_at  TEXT NOT NULL,
+			finished_at TEXT,
+			winner      TEXT,
+			points_a    INTEGER,
+			points_b    INTEGER,
+			result      TEXT,
+			ending      TEXT,
+			detail      TEXT,
+			first_mover TEXT,
+			forfeit_by  TEXT,
+			moves       INTEGER,
+			cpu_a       REAL, cpu_b REAL,
+			decisions_a INTEGER, decisions_b INTEGER
+		)`,
+		`INSERT INTO games_v2 SELECT game_id, matchup_id, number, player_a, player_b, swapped, status, run_id,
+			started_at, finished_at, winner, points_a, points_b, result,
+			CASE WHEN status <> 'done' THEN NULL WHEN result = 'forfeit' THEN 'forfeit'
+				WHEN result = 'unknown' THEN 'move_limit' ELSE 'normal' END,
+			detail, first_mover, forfeit_by, moves, cpu_a, cpu_b, decisions_a, decisions_b
+			FROM games`,
+	}
+	for _, st := range []struct{ name, a, b string }{
+		{"doubles", "doubles_a", "doubles_b"}, {"takes", "takes_a", "takes_b"},
+		{"drops", "drops_a", "drops_b"}, {"beavers", "beavers_a", "beavers_b"},
+		{"gammons", "gammons_a", "gammons_b"}, {"backgammons", "backgammons_a", "backgammons_b"},
+		{"score", "score_a", "score_b"}, {"games", "games_played", "games_played"}, {"level", "level", "level"},
+	} {
+		steps = append(steps, fmt.Sprintf(`INSERT INTO game_stats SELECT game_id, '%s', COALESCE(%s, 0), COALESCE(%s, 0)
+			FROM games WHERE status = 'done'`, st.name, st.a, st.b))
+	}
+	steps = append(steps,
+		`INSERT INTO records SELECT game_id, 'mat', record_mat FROM games WHERE status = 'done' AND COALESCE(record_mat, '') <> ''`,
+		`INSERT INTO records SELECT game_id, 'sgf', record_sgf FROM games WHERE status = 'done' AND COALESCE(record_sgf, '') <> ''`,
+		`DROP VIEW game_results`,
+		`DROP TABLE games`,
+		`ALTER TABLE games_v2 RENAME TO games`,
+		`CREATE INDEX games_matchup ON games(matchup_id, status)`,
+		`CREATE VIEW game_results AS
+			SELECT game_id, matchup_id, player_a, player_b, winner, points_a, points_b, result, detail
+			FROM games WHERE status = 'done'`,
+		fmt.Sprintf("PRAGMA application_id = %d", applicationID),
+	)
+	for _, q := range steps {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", firstLine(q), err)
+		}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
 
 // Store is an open competition database. Its methods are safe for
 // concurrent use: database/sql serialises writers through one connection.
@@ -83,10 +198,20 @@ type Store struct {
 	db *sql.DB
 }
 
+// ErrNotOurs means the file at a database path is not a competition
+// database: an empty file, another program's SQLite file, or no SQLite
+// file at all. It is refused rather than overwritten.
+var ErrNotOurs = errors.New("not a Gamemill competition database")
+
 // Open opens (creating if needed) the database at path, in WAL mode, and
 // brings its schema up to date. A database written by a newer Gamemill is
-// refused rather than misread.
+// refused rather than misread, as is a file that is not ours.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
+		// SQLite would take an empty file for a new database; a file we
+		// create is never left empty, so this one is someone else's.
+		return nil, fmt.Errorf("open %s: %w (the file is empty)", path, ErrNotOurs)
+	}
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -102,15 +227,28 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
+// migrate checks that the database is ours and climbs the ladder from its
+// version to SchemaVersion in one transaction: a failure leaves it as it
+// was.
 func (s *Store) migrate(ctx context.Context) error {
-	var version int
+	var version, appID, tables int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+		return fmt.Errorf("%w: %v", ErrNotOurs, err)
 	}
-	if version > SchemaVersion {
+	if err := s.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return fmt.Errorf("read application id: %w", err)
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_schema").Scan(&tables); err != nil {
+		return fmt.Errorf("read schema: %w", err)
+	}
+	switch {
+	case appID != 0 && appID != applicationID:
+		return fmt.Errorf("%w (application id %#x)", ErrNotOurs, appID)
+	case version == 0 && tables > 0:
+		return fmt.Errorf("%w (it holds other tables)", ErrNotOurs)
+	case version > SchemaVersion:
 		return fmt.Errorf("schema version %d is newer than this program's %d", version, SchemaVersion)
-	}
-	if version == SchemaVersion {
+	case version == SchemaVersion:
 		return nil
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -118,8 +256,10 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, schema); err != nil {
-		return fmt.Errorf("create schema: %w", err)
+	for v := version; v < SchemaVersion; v++ {
+		if err := migrations[v](ctx, tx); err != nil {
+			return fmt.Errorf("migrate schema from version %d to %d: %w", v, v+1, err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
 		return err
@@ -183,78 +323,104 @@ func (s *Store) MarkRunning(ctx context.Context, g GameStart) error {
 
 // Side holds one player's figures for a finished game.
 type Side struct {
-	Points      int
-	Score       int // match score at the end (match play)
-	Doubles     int
-	Takes       int
-	Drops       int
-	Beavers     int
-	Gammons     int // games won with a gammon
-	Backgammons int
-	CPU         time.Duration
-	Decisions   int
+	Points    int // net points from this side's view (the game decides the scale)
+	CPU       time.Duration
+	Decisions int // decisions the engine was asked for
 }
 
-// GameResult is a finished game (a match, or one money game) as stored.
+// How a game ended, apart from who won.
+const (
+	EndNormal      = "normal"      // played out (or scored after passes)
+	EndResignation = "resignation" // a player resigned
+	EndForfeit     = "forfeit"     // a player broke the rules or the protocol
+	EndClaim       = "claim"       // a player claimed the win and the referee accepted
+	EndUnknown     = "unknown"     // finished, but the result could not be settled
+	EndMoveLimit   = "move_limit"  // stopped at the move limit: nobody won
+)
+
+// GameResult is a finished game (for backgammon a match, or one money
+// game) as stored. The core fields mean the same for every game; Stats and
+// Records are the game's own and the store does not interpret them.
 type GameResult struct {
-	GameID      string
-	MatchupID   string
-	Number      int
-	PlayerA     string
-	PlayerB     string
-	Swapped     bool
-	Winner      string // a player code, or "" when no one won (unknown result)
-	Result      string // "single", "gammon", "backgammon", "match", "forfeit", "unknown"
-	Detail      string
-	FirstMover  string // the player who moved first (of the first game, for a match)
-	Level       int    // backgammon.Result of the (last) game
-	ForfeitBy   string
-	GamesPlayed int
-	Moves       int
-	A, B        Side
-	RecordMat   string
-	RecordSGF   string
-	FinishedAt  time.Time
+	GameID     string
+	MatchupID  string
+	Number     int
+	PlayerA    string
+	PlayerB    string
+	Swapped    bool
+	Winner     string // a player code, or "" when no one won (a draw, unknown or move limit)
+	Result     string // the game's result text: "gammon", "match", "W+4.5", "forfeit", "unknown", ...
+	Ending     string // one of the End* names
+	Detail     string
+	FirstMover string // the player who moved first (of the first game, for a match)
+	ForfeitBy  string
+	Moves      int
+	A, B       Side
+	// Stats holds the game's own counts by name, [A, B]: doubles and
+	// gammons for backgammon, captures for Go.
+	Stats map[string][2]int
+	// Records holds the game's records by format ("mat", "sgf").
+	Records    map[string]string
+	FinishedAt time.Time
 }
 
-// Finish records a finished game and its record in one transaction.
+// Draw reports whether the game ended normally with no winner.
+func (r *GameResult) Draw() bool { return r.Winner == "" && r.Ending == EndNormal }
+
+// Finish records a finished game with its statistics and records in one
+// transaction.
 func (s *Store) Finish(ctx context.Context, r GameResult) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("finish game %s: %w", r.GameID, err)
 	}
 	defer tx.Rollback()
-	var winner any
-	if r.Winner != "" {
-		winner = r.Winner
-	}
 	res, err := tx.ExecContext(ctx, `
 		UPDATE games SET status = 'done', finished_at = ?, winner = ?, points_a = ?, points_b = ?,
-			result = ?, detail = ?, first_mover = ?, level = ?, forfeit_by = ?, score_a = ?, score_b = ?,
-			games_played = ?, moves = ?,
-			doubles_a = ?, takes_a = ?, drops_a = ?, beavers_a = ?,
-			doubles_b = ?, takes_b = ?, drops_b = ?, beavers_b = ?,
-			gammons_a = ?, backgammons_a = ?, gammons_b = ?, backgammons_b = ?,
-			cpu_a = ?, cpu_b = ?, decisions_a = ?, decisions_b = ?,
-			record_mat = ?, record_sgf = ?
+			result = ?, ending = ?, detail = ?, first_mover = ?, forfeit_by = ?, moves = ?,
+			cpu_a = ?, cpu_b = ?, decisions_a = ?, decisions_b = ?
 		WHERE game_id = ? AND status = 'running'`,
-		now(), winner, r.A.Points, r.B.Points, r.Result, r.Detail, r.FirstMover, r.Level, r.ForfeitBy,
-		r.A.Score, r.B.Score, r.GamesPlayed, r.Moves,
-		r.A.Doubles, r.A.Takes, r.A.Drops, r.A.Beavers,
-		r.B.Doubles, r.B.Takes, r.B.Drops, r.B.Beavers,
-		r.A.Gammons, r.A.Backgammons, r.B.Gammons, r.B.Backgammons,
-		r.A.CPU.Seconds(), r.B.CPU.Seconds(), r.A.Decisions, r.B.Decisions,
-		r.RecordMat, r.RecordSGF, r.GameID)
+		now(), nullIfEmpty(r.Winner), r.A.Points, r.B.Points, r.Result, r.Ending, r.Detail, r.FirstMover, r.ForfeitBy, r.Moves,
+		r.A.CPU.Seconds(), r.B.CPU.Seconds(), r.A.Decisions, r.B.Decisions, r.GameID)
 	if err != nil {
 		return fmt.Errorf("finish game %s: %w", r.GameID, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return fmt.Errorf("finish game %s: no running game with that id (finished twice?)", r.GameID)
 	}
+	for _, name := range sortedKeys(r.Stats) {
+		v := r.Stats[name]
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO game_stats(game_id, name, value_a, value_b) VALUES(?, ?, ?, ?)",
+			r.GameID, name, v[0], v[1]); err != nil {
+			return fmt.Errorf("finish game %s: statistic %s: %w", r.GameID, name, err)
+		}
+	}
+	for _, format := range sortedKeys(r.Records) {
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO records(game_id, format, text) VALUES(?, ?, ?)",
+			r.GameID, format, r.Records[format]); err != nil {
+			return fmt.Errorf("finish game %s: %s record: %w", r.GameID, format, err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("finish game %s: commit: %w", r.GameID, err)
 	}
 	return nil
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // Void records that a game could not be played (an engine failed to start
@@ -289,48 +455,105 @@ func (s *Store) GameIDs(ctx context.Context) (finished, running []string, err er
 	return finished, running, rows.Err()
 }
 
-// Results returns every finished game, in game id order.
+// Results returns every finished game with its statistics (not its
+// records: see Records), in matchup and game number order.
 func (s *Store) Results(ctx context.Context) ([]GameResult, error) {
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT game_id, matchup_id, number, player_a, player_b, swapped, COALESCE(winner, ''), points_a, points_b,
-			result, COALESCE(detail, ''), COALESCE(first_mover, ''), COALESCE(level, 0), COALESCE(forfeit_by, ''),
-			COALESCE(score_a, 0), COALESCE(score_b, 0), COALESCE(games_played, 0), COALESCE(moves, 0),
-			doubles_a, takes_a, drops_a, beavers_a, doubles_b, takes_b, drops_b, beavers_b,
-			gammons_a, backgammons_a, gammons_b, backgammons_b,
-			cpu_a, cpu_b, decisions_a, decisions_b, finished_at
+			COALESCE(result, ''), COALESCE(ending, ''), COALESCE(detail, ''), COALESCE(first_mover, ''),
+			COALESCE(forfeit_by, ''), COALESCE(moves, 0), COALESCE(cpu_a, 0), COALESCE(cpu_b, 0),
+			COALESCE(decisions_a, 0), COALESCE(decisions_b, 0), finished_at
 		FROM games WHERE status = 'done' ORDER BY matchup_id, number`)
 	if err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
 	defer rows.Close()
 	var out []GameResult
+	index := map[string]int{}
 	for rows.Next() {
 		var r GameResult
 		var cpuA, cpuB float64
 		var finished string
 		if err := rows.Scan(&r.GameID, &r.MatchupID, &r.Number, &r.PlayerA, &r.PlayerB, &r.Swapped, &r.Winner,
-			&r.A.Points, &r.B.Points, &r.Result, &r.Detail, &r.FirstMover, &r.Level, &r.ForfeitBy,
-			&r.A.Score, &r.B.Score, &r.GamesPlayed, &r.Moves,
-			&r.A.Doubles, &r.A.Takes, &r.A.Drops, &r.A.Beavers, &r.B.Doubles, &r.B.Takes, &r.B.Drops, &r.B.Beavers,
-			&r.A.Gammons, &r.A.Backgammons, &r.B.Gammons, &r.B.Backgammons,
+			&r.A.Points, &r.B.Points, &r.Result, &r.Ending, &r.Detail, &r.FirstMover, &r.ForfeitBy, &r.Moves,
 			&cpuA, &cpuB, &r.A.Decisions, &r.B.Decisions, &finished); err != nil {
 			return nil, fmt.Errorf("read results: %w", err)
 		}
 		r.A.CPU = time.Duration(cpuA * float64(time.Second))
 		r.B.CPU = time.Duration(cpuB * float64(time.Second))
 		r.FinishedAt, _ = time.Parse(time.RFC3339, finished)
+		r.Stats = map[string][2]int{}
+		index[r.GameID] = len(out)
 		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	rows.Close()
+	stats, err := s.db.QueryContext(ctx, "SELECT game_id, name, value_a, value_b FROM game_stats")
+	if err != nil {
+		return nil, fmt.Errorf("read statistics: %w", err)
+	}
+	defer stats.Close()
+	for stats.Next() {
+		var id, name string
+		var a, b int
+		if err := stats.Scan(&id, &name, &a, &b); err != nil {
+			return nil, fmt.Errorf("read statistics: %w", err)
+		}
+		if i, ok := index[id]; ok {
+			out[i].Stats[name] = [2]int{a, b}
+		}
+	}
+	return out, stats.Err()
+}
+
+// Records returns the stored records of a finished game by format.
+func (s *Store) Records(ctx context.Context, gameID string) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT format, text FROM records WHERE game_id = ?", gameID)
+	if err != nil {
+		return nil, fmt.Errorf("read records of %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var format, text string
+		if err := rows.Scan(&format, &text); err != nil {
+			return nil, fmt.Errorf("read records of %s: %w", gameID, err)
+		}
+		out[format] = text
 	}
 	return out, rows.Err()
 }
 
-// Record returns the stored .mat and SGF records of a finished game.
-func (s *Store) Record(ctx context.Context, gameID string) (mat, sgf string, err error) {
-	err = s.db.QueryRowContext(ctx, "SELECT COALESCE(record_mat, ''), COALESCE(record_sgf, '') FROM games WHERE game_id = ? AND status = 'done'", gameID).Scan(&mat, &sgf)
+// MatchupSettings returns, for each matchup that has results, the game and
+// the settings text its results were played under.
+func (s *Store) MatchupSettings(ctx context.Context) (map[string][2]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT matchup_id, game, settings FROM matchups")
 	if err != nil {
-		return "", "", fmt.Errorf("read record of %s: %w", gameID, err)
+		return nil, fmt.Errorf("read matchup settings: %w", err)
 	}
-	return mat, sgf, nil
+	defer rows.Close()
+	out := map[string][2]string{}
+	for rows.Next() {
+		var id, game, settings string
+		if err := rows.Scan(&id, &game, &settings); err != nil {
+			return nil, fmt.Errorf("read matchup settings: %w", err)
+		}
+		out[id] = [2]string{game, settings}
+	}
+	return out, rows.Err()
+}
+
+// SetMatchupSettings records the game and settings a matchup's games are
+// played under.
+func (s *Store) SetMatchupSettings(ctx context.Context, matchupID, game, settings string) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO matchups(matchup_id, game, settings) VALUES(?, ?, ?)
+		ON CONFLICT(matchup_id) DO UPDATE SET game = excluded.game, settings = excluded.settings`, matchupID, game, settings)
+	if err != nil {
+		return fmt.Errorf("record settings of matchup %s: %w", matchupID, err)
+	}
+	return nil
 }
 
 // Voids returns every void attempt recorded, in order.

@@ -2,6 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,9 +35,10 @@ func TestGameLifecycleSurvivesReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res := GameResult{GameID: "0_1", Winner: "a", Result: "gammon", Detail: "a won a gammon", Level: 2,
-		A: Side{Points: 2, Doubles: 1, CPU: 1500 * time.Millisecond, Decisions: 30}, B: Side{Points: -2, Takes: 1},
-		RecordMat: "mat text", RecordSGF: "(;GM[6])"}
+	res := GameResult{GameID: "0_1", Winner: "a", Result: "gammon", Ending: EndNormal, Detail: "a won a gammon",
+		A: Side{Points: 2, CPU: 1500 * time.Millisecond, Decisions: 30}, B: Side{Points: -2},
+		Stats:   map[string][2]int{"doubles": {1, 0}, "takes": {0, 1}},
+		Records: map[string]string{"mat": "mat text", "sgf": "(;GM[6])"}}
 	if err := s.Finish(ctx, res); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +67,8 @@ func TestGameLifecycleSurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(results) != 1 || results[0].Winner != "a" || results[0].A.Points != 2 || results[0].B.Points != -2 ||
-		results[0].A.CPU != 1500*time.Millisecond || results[0].A.Doubles != 1 || results[0].B.Takes != 1 {
+		results[0].A.CPU != 1500*time.Millisecond || results[0].Stats["doubles"] != [2]int{1, 0} ||
+		results[0].Stats["takes"] != [2]int{0, 1} || results[0].Ending != EndNormal {
 		t.Errorf("results after reopen: %+v", results)
 	}
 	var winner, result string
@@ -73,9 +79,9 @@ func TestGameLifecycleSurvivesReopen(t *testing.T) {
 	if winner != "a" || pa != 2 || pb != -2 || result != "gammon" {
 		t.Errorf("game_results view: %s %d %d %s", winner, pa, pb, result)
 	}
-	mat, sgf, err := s.Record(ctx, "0_1")
-	if err != nil || mat != "mat text" || sgf != "(;GM[6])" {
-		t.Errorf("record: %q %q %v", mat, sgf, err)
+	recs, err := s.Records(ctx, "0_1")
+	if err != nil || recs["mat"] != "mat text" || recs["sgf"] != "(;GM[6])" || len(recs) != 2 {
+		t.Errorf("records: %q %v", recs, err)
 	}
 	var mode string
 	s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
@@ -93,5 +99,152 @@ func TestNewerSchemaRefused(t *testing.T) {
 	s.Close()
 	if _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("opening a newer schema: %v", err)
+	}
+}
+
+// copyFile copies a committed database so that a test never changes it.
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// v1Row is what version 1 kept of a finished game, read with version 1's
+// own columns.
+type v1Row struct {
+	id, winner, result, detail, mat, sgf             string
+	pa, pb, level, scoreA, scoreB, games, moves      int
+	doublesA, takesB, dropsB, gammonsA, backgammonsB int
+	cpuA, cpuB                                       float64
+}
+
+// TestMigrateV1 opens a database written by schema version 1 (made by the
+// ringmaster before the game seam; see ../testdata/v1/README.md) and checks
+// that every figure it held is found after the migration, in the view, the
+// games table, game_stats or records.
+func TestMigrateV1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	copyFile(t, filepath.Join("..", "testdata", "v1", "v1quick.db"), path)
+
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before []v1Row
+	rows, err := raw.Query(`SELECT game_id, COALESCE(winner, ''), result, detail, record_mat, record_sgf, points_a, points_b,
+		level, score_a, score_b, games_played, moves, doubles_a, takes_b, drops_b, gammons_a, backgammons_b, cpu_a, cpu_b
+		FROM games WHERE status = 'done' ORDER BY game_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var r v1Row
+		if err := rows.Scan(&r.id, &r.winner, &r.result, &r.detail, &r.mat, &r.sgf, &r.pa, &r.pb, &r.level, &r.scoreA, &r.scoreB,
+			&r.games, &r.moves, &r.doublesA, &r.takesB, &r.dropsB, &r.gammonsA, &r.backgammonsB, &r.cpuA, &r.cpuB); err != nil {
+			t.Fatal(err)
+		}
+		before = append(before, r)
+	}
+	rows.Close()
+	raw.Close()
+	if len(before) != 40 {
+		t.Fatalf("the v1 file holds %d finished games, want 40", len(before))
+	}
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var version int
+	s.db.QueryRow("PRAGMA user_version").Scan(&version)
+	if version != SchemaVersion {
+		t.Errorf("user_version %d after migration, want %d", version, SchemaVersion)
+	}
+	results, err := s.Results(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]GameResult{}
+	for _, r := range results {
+		byID[r.GameID] = r
+	}
+	if len(byID) != len(before) {
+		t.Fatalf("%d results after migration, want %d", len(byID), len(before))
+	}
+	for _, b := range before {
+		r := byID[b.id]
+		wantEnding := EndNormal
+		switch b.result {
+		case "forfeit":
+			wantEnding = EndForfeit
+		case "unknown":
+			wantEnding = EndMoveLimit
+		}
+		if r.Winner != b.winner || r.Result != b.result || r.Detail != b.detail || r.A.Points != b.pa || r.B.Points != b.pb ||
+			r.Moves != b.moves || r.Ending != wantEnding || math.Abs(r.A.CPU.Seconds()-b.cpuA) > 1e-6 || math.Abs(r.B.CPU.Seconds()-b.cpuB) > 1e-6 {
+			t.Errorf("game %s: core fields changed: %+v, v1 %+v", b.id, r, b)
+		}
+		want := map[string][2]int{"level": {b.level, b.level}, "score": {b.scoreA, b.scoreB}, "games": {b.games, b.games}}
+		for name, v := range want {
+			if r.Stats[name] != v {
+				t.Errorf("game %s: statistic %s = %v, want %v", b.id, name, r.Stats[name], v)
+			}
+		}
+		if r.Stats["doubles"][0] != b.doublesA || r.Stats["takes"][1] != b.takesB || r.Stats["drops"][1] != b.dropsB ||
+			r.Stats["gammons"][0] != b.gammonsA || r.Stats["backgammons"][1] != b.backgammonsB {
+			t.Errorf("game %s: cube or gammon statistics changed: %v", b.id, r.Stats)
+		}
+		recs, err := s.Records(ctx, b.id)
+		if err != nil || recs["mat"] != b.mat || recs["sgf"] != b.sgf {
+			t.Errorf("game %s: records changed (%v)", b.id, err)
+		}
+	}
+	var viewRows int
+	s.db.QueryRow("SELECT COUNT(*) FROM game_results").Scan(&viewRows)
+	if viewRows != len(before) {
+		t.Errorf("game_results has %d rows, want %d", viewRows, len(before))
+	}
+}
+
+func TestRefusesFilesNotOurs(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.db")
+	db, err := sql.Open("sqlite", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES('keep me')"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	text := filepath.Join(dir, "text.db")
+	if err := os.WriteFile(text, []byte("competition_type = \"playoff\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{empty, other, text} {
+		s, err := Open(ctx, p)
+		if err == nil {
+			s.Close()
+			t.Errorf("%s: opened as a competition database", filepath.Base(p))
+			continue
+		}
+		if p != text && !errors.Is(err, ErrNotOurs) {
+			t.Errorf("%s: %v, want ErrNotOurs", filepath.Base(p), err)
+		}
+	}
+	if data, _ := os.ReadFile(text); !strings.HasPrefix(string(data), "competition_type") {
+		t.Error("the text file was changed")
 	}
 }

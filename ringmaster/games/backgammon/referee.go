@@ -1,4 +1,8 @@
-package referee
+// Package backgammon is backgammon's side of the ringmaster's game seam:
+// its settings table, its referee, its startup check, its player kinds
+// (bgbot built in, gnubg) and its report rows. The generic ringmaster
+// reaches it only through the ringmaster.Game interface.
+package backgammon
 
 import (
 	"context"
@@ -9,14 +13,25 @@ import (
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgstate"
+	"github.com/gamemill/gamemill/ringmaster/referee"
 )
 
-// Backgammon referees backgammon matches and money games.
-type Backgammon struct {
+// Result texts of backgammon games, beside referee.ResultForfeit and
+// referee.ResultUnknown.
+const (
+	ResultSingle     = "single"
+	ResultGammon     = "gammon"
+	ResultBackgammon = "backgammon"
+	ResultMatch      = "match" // a match played out (or resigned/dropped)
+)
+
+// Referee referees backgammon matches and money games.
+type Referee struct {
 	Rules bg.Rules
-	// MaxMoves ends a game with an unknown result after this many moves
-	// (0: no limit).
-	MaxMoves int
+	// MoveLimit ends a game with no winner after this many moves (0: no
+	// limit).
+	MoveLimit int
 	// SkipForced plays forced moves (a single legal move, or none) without
 	// asking the player.
 	SkipForced bool
@@ -29,7 +44,9 @@ type CubeStats struct {
 	Doubles, Takes, Drops, Beavers int
 }
 
-// Outcome is what a refereed game (a match, or one money game) came to.
+// Outcome is what a refereed backgammon match (or money game) came to,
+// with everything the referee counted; Play turns it into the generic
+// referee.Outcome.
 type Outcome struct {
 	// Winner is the seat that won (0 or 1), or -1 for an unknown result.
 	Winner int
@@ -54,13 +71,15 @@ type Outcome struct {
 	Gammons     [2]int // games won with a gammon (backgammons not included)
 	Backgammons [2]int
 	Decisions   [2]int
-	Record      *record.Match
+	// Resigned is set when the (last) game ended by a resignation.
+	Resigned bool
+	Record   *record.Match
 }
 
 // game holds one refereed match in progress.
 type game struct {
-	ref     *Backgammon
-	seats   [2]Seat
+	ref     *Referee
+	seats   [2]referee.Seat
 	st      *bg.State
 	rec     *record.Builder
 	dice    *bg.Dice
@@ -69,22 +88,31 @@ type game struct {
 }
 
 // Play referees one match (or one money game) between two seats with the
-// dice of bg.NewDice(seed, 0); see PlayDice.
-func (r *Backgammon) Play(ctx context.Context, seats [2]Seat, seed uint64) (Outcome, error) {
-	return r.PlayDice(ctx, seats, bg.NewDice(seed, 0))
+// dice of bg.NewDice(game.Seed, 0) (see PlayDice), and writes its records.
+func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]referee.Seat) (referee.Outcome, error) {
+	out, err := r.PlayDice(ctx, seats, bg.NewDice(info.Seed, 0))
+	if err != nil && out.Record != nil {
+		// A void game keeps what was played as SGF, with the reason.
+		out.Record = out.Record.Clone()
+		out.Record.Comment = "void: " + oneLine(err.Error())
+		g := out.generic(info.Event, r.Log)
+		delete(g.Records, "mat")
+		return g, err
+	}
+	return out.generic(info.Event, r.Log), err
 }
 
 // PlayDice referees one match (or one money game) between two seats with
 // the given dice. An error is returned only for a void game (*VoidError)
 // or a cancelled context; every other problem ends in a forfeit or an
 // unknown result recorded in the Outcome.
-func (r *Backgammon) PlayDice(ctx context.Context, seats [2]Seat, dice *bg.Dice) (Outcome, error) {
+func (r *Referee) PlayDice(ctx context.Context, seats [2]referee.Seat, dice *bg.Dice) (Outcome, error) {
 	g := &game{ref: r, seats: seats, st: bg.NewMatch(r.Rules), dice: dice,
 		rec: record.NewBuilder([2]string{seats[0].Code, seats[1].Code}, r.Rules)}
 	g.out.Winner, g.out.ForfeitBy, g.out.FirstMover = -1, -1, -1
 	for i := range seats {
 		g.clients[i] = &protocol.BackgammonClient{R: seats[i].Player}
-		if err := g.clients[i].SetGame(ctx, GameRules(r.Rules)); err != nil {
+		if err := g.clients[i].SetGame(ctx, bgstate.GameRules(r.Rules)); err != nil {
 			return g.out, g.void(ctx, i, fmt.Errorf("set_game: %w", err))
 		}
 	}
@@ -94,25 +122,12 @@ func (r *Backgammon) PlayDice(ctx context.Context, seats [2]Seat, dice *bg.Dice)
 			g.out.Record = g.rec.Match()
 			return g.out, err
 		}
-		if g.out.Result == ResultUnknown || g.out.ForfeitBy >= 0 {
+		if g.out.Result == referee.ResultUnknown || g.out.ForfeitBy >= 0 {
 			break
 		}
 	}
 	g.finish()
 	return g.out, nil
-}
-
-// GameRules translates rules into set_game's words.
-func GameRules(r bg.Rules) protocol.GameRules {
-	gr := protocol.GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Cubeless: !r.Cube}
-	if r.Cube {
-		if r.Money() {
-			gr.Jacoby, gr.Beavers = r.Jacoby, r.Beavers
-		} else {
-			gr.Crawford = r.Crawford
-		}
-	}
-	return gr
 }
 
 func (g *game) logf(format string, args ...any) {
@@ -127,7 +142,7 @@ func (g *game) void(ctx context.Context, seat int, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return &VoidError{Seat: seat, Code: g.seats[seat].Code, Reason: err}
+	return &referee.VoidError{Seat: seat, Code: g.seats[seat].Code, Reason: err}
 }
 
 // engineError decides what an engine error means: a forfeit by the seat
@@ -136,7 +151,7 @@ func (g *game) engineError(ctx context.Context, seat int, what string, err error
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if classify(err) {
+	if referee.IsForfeit(err) {
 		g.forfeit(seat, fmt.Sprintf("%s: %v", what, err))
 		return nil
 	}
@@ -185,9 +200,9 @@ func (g *game) playGame(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if g.ref.MaxMoves > 0 && g.st.Plies >= g.ref.MaxMoves {
-			g.out.Result = ResultUnknown
-			g.out.Detail = fmt.Sprintf("no result after %d moves (max_moves)", g.st.Plies)
+		if g.ref.MoveLimit > 0 && g.st.Plies >= g.ref.MoveLimit {
+			g.out.Result = referee.ResultUnknown
+			g.out.Detail = fmt.Sprintf("no result after %d moves (move_limit)", g.st.Plies)
 			return nil
 		}
 		var err error
@@ -328,7 +343,8 @@ func (g *game) finish() {
 	o := &g.out
 	o.Record = g.rec.Match()
 	o.Level = st.ResultLevel
-	if o.Result == ResultUnknown {
+	o.Resigned = st.GameState == bg.GameResigned
+	if o.Result == referee.ResultUnknown {
 		o.Winner = -1
 		o.Score = st.Score
 		return
@@ -340,7 +356,7 @@ func (g *game) finish() {
 		o.Score = st.Score
 		switch {
 		case o.ForfeitBy >= 0:
-			o.Result = ResultForfeit
+			o.Result = referee.ResultForfeit
 		case st.ResultLevel == bg.Gammon:
 			o.Result = ResultGammon
 		case st.ResultLevel == bg.Backgammon:
@@ -358,7 +374,7 @@ func (g *game) finish() {
 	o.Points[w], o.Points[1-w] = 1, -1
 	o.Score = st.Score
 	if o.ForfeitBy >= 0 {
-		o.Result = ResultForfeit
+		o.Result = referee.ResultForfeit
 		return
 	}
 	o.Result = ResultMatch

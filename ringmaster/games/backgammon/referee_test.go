@@ -1,4 +1,4 @@
-package referee
+package backgammon
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/protocol/bgstate"
+	"github.com/gamemill/gamemill/ringmaster/referee"
 )
 
 // testEngine is a small rules-following engine for referee tests: it plays
@@ -55,17 +56,17 @@ func (e *testEngine) GenTake(ctx context.Context) (protocol.TakeDecision, error)
 	return protocol.Take, nil
 }
 
-func seat(t *testing.T, code string, e *testEngine) Seat {
+func seat(t *testing.T, code string, e *testEngine) referee.Seat {
 	srv := protocol.NewServer(code, "1")
 	protocol.RegisterBackgammon(srv, e)
 	p := player.NewInProcess(srv)
 	t.Cleanup(func() { p.Close() })
-	return Seat{Code: code, Player: p}
+	return referee.Seat{Code: code, Player: p}
 }
 
 func TestMoneyGameWithCube(t *testing.T) {
-	ref := &Backgammon{Rules: bg.Rules{Cube: true, Jacoby: true}, MaxMoves: 2000}
-	out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(1, 2))
+	ref := &Referee{Rules: bg.Rules{Cube: true, Jacoby: true}, MoveLimit: 2000}
+	out, err := ref.PlayDice(context.Background(), [2]referee.Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,9 +82,9 @@ func TestMoneyGameWithCube(t *testing.T) {
 }
 
 func TestSameDiceSameGame(t *testing.T) {
-	ref := &Backgammon{Rules: bg.Rules{MatchLength: 5, Cube: true, Crawford: true}}
+	ref := &Referee{Rules: bg.Rules{MatchLength: 5, Cube: true, Crawford: true}}
 	play := func() Outcome {
-		out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(9, 9))
+		out, err := ref.PlayDice(context.Background(), [2]referee.Seat{seat(t, "a", &testEngine{doubles: true}), seat(t, "b", &testEngine{})}, bg.NewDice(9, 9))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,12 +114,12 @@ func TestForfeits(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			good := &testEngine{doubles: c.bad.beavers}
-			ref := &Backgammon{Rules: c.rules}
-			out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "good", good), seat(t, "bad", c.bad)}, bg.NewDice(3, 4))
+			ref := &Referee{Rules: c.rules}
+			out, err := ref.PlayDice(context.Background(), [2]referee.Seat{seat(t, "good", good), seat(t, "bad", c.bad)}, bg.NewDice(3, 4))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.ForfeitBy != 1 || out.Winner != 0 || out.Result != ResultForfeit || out.Points[0] != c.points {
+			if out.ForfeitBy != 1 || out.Winner != 0 || out.Result != referee.ResultForfeit || out.Points[0] != c.points {
 				t.Errorf("outcome %+v, want a forfeit by seat 1 worth %d", out, c.points)
 			}
 			if !c.rules.Money() && out.Score[0] < c.rules.MatchLength {
@@ -129,12 +130,12 @@ func TestForfeits(t *testing.T) {
 }
 
 func TestMaxMovesUnknown(t *testing.T) {
-	ref := &Backgammon{Rules: bg.Rules{}, MaxMoves: 10}
-	out, err := ref.PlayDice(context.Background(), [2]Seat{seat(t, "a", &testEngine{}), seat(t, "b", &testEngine{})}, bg.NewDice(5, 5))
+	ref := &Referee{Rules: bg.Rules{}, MoveLimit: 10}
+	out, err := ref.PlayDice(context.Background(), [2]referee.Seat{seat(t, "a", &testEngine{}), seat(t, "b", &testEngine{})}, bg.NewDice(5, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Result != ResultUnknown || out.Winner != -1 || out.Points != [2]int{} {
+	if out.Result != referee.ResultUnknown || out.Winner != -1 || out.Points != [2]int{} {
 		t.Errorf("outcome %+v, want unknown", out)
 	}
 }
@@ -143,9 +144,9 @@ func TestEngineGoneIsVoid(t *testing.T) {
 	a := seat(t, "a", &testEngine{})
 	b := seat(t, "b", &testEngine{})
 	b.Player.Close()
-	_, err := (&Backgammon{Rules: bg.Rules{}}).PlayDice(context.Background(), [2]Seat{a, b}, bg.NewDice(1, 1))
-	var ve *VoidError
-	if !errors.As(err, &ve) || ve.Seat != 1 || !errors.Is(err, ErrVoid) {
+	_, err := (&Referee{Rules: bg.Rules{}}).PlayDice(context.Background(), [2]referee.Seat{a, b}, bg.NewDice(1, 1))
+	var ve *referee.VoidError
+	if !errors.As(err, &ve) || ve.Seat != 1 || !errors.Is(err, referee.ErrVoid) {
 		t.Fatalf("closed engine: %v, want a void blamed on seat 1", err)
 	}
 	if !strings.Contains(ve.Error(), "player b") {

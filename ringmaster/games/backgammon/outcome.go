@@ -1,0 +1,75 @@
+package backgammon
+
+import (
+	"bytes"
+
+	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/sgf"
+	"github.com/gamemill/gamemill/ringmaster/referee"
+)
+
+// The statistics a backgammon game stores (game_stats names), by seat.
+const (
+	StatDoubles     = "doubles"
+	StatTakes       = "takes"
+	StatDrops       = "drops"
+	StatBeavers     = "beavers"
+	StatGammons     = "gammons"     // games won with a gammon
+	StatBackgammons = "backgammons" // games won with a backgammon
+	StatScore       = "score"       // final match score (money: points won)
+	StatGames       = "games"       // games in the match, on both sides
+	StatLevel       = "level"       // the last game's result level, on both sides
+)
+
+// generic turns the match's outcome into the ringmaster's, with the
+// records written as .mat and SGF (event names the records); a record that
+// cannot be written is logged and left out.
+func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcome {
+	g := referee.Outcome{Winner: o.Winner, Result: o.Result, Detail: o.Detail, ForfeitBy: o.ForfeitBy,
+		FirstMover: o.FirstMover, Points: o.Points, Moves: o.Moves, Decisions: o.Decisions, Ending: referee.EndNormal}
+	switch {
+	case o.ForfeitBy >= 0:
+		g.Ending = referee.EndForfeit
+	case o.Result == referee.ResultUnknown:
+		g.Ending = referee.EndMoveLimit
+	case o.Resigned:
+		g.Ending = referee.EndResignation
+	}
+	g.Stats = map[string][2]int{
+		StatDoubles:     {o.Cube[0].Doubles, o.Cube[1].Doubles},
+		StatTakes:       {o.Cube[0].Takes, o.Cube[1].Takes},
+		StatDrops:       {o.Cube[0].Drops, o.Cube[1].Drops},
+		StatBeavers:     {o.Cube[0].Beavers, o.Cube[1].Beavers},
+		StatGammons:     o.Gammons,
+		StatBackgammons: o.Backgammons,
+		StatScore:       o.Score,
+		StatGames:       {o.Games, o.Games},
+		StatLevel:       {int(o.Level), int(o.Level)},
+	}
+	if o.Record != nil && len(o.Record.Games) > 0 {
+		rec := o.Record.Clone()
+		rec.Event = event
+		g.Records = Records(rec, logf)
+	}
+	return g
+}
+
+// Records writes a match record as .mat and SGF text by format name.
+func Records(rec *record.Match, logf func(string, ...any)) map[string]string {
+	out := map[string]string{}
+	for format, write := range map[string]func(*bytes.Buffer, *record.Match) error{
+		"mat": func(b *bytes.Buffer, m *record.Match) error { return mat.Write(b, m) },
+		"sgf": func(b *bytes.Buffer, m *record.Match) error { return sgf.Write(b, m) },
+	} {
+		var buf bytes.Buffer
+		if err := write(&buf, rec); err != nil {
+			if logf != nil {
+				logf("write .%s record: %v", format, err)
+			}
+			continue
+		}
+		out[format] = buf.String()
+	}
+	return out
+}

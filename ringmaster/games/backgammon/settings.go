@@ -1,0 +1,132 @@
+package backgammon
+
+import (
+	"fmt"
+	"strings"
+
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/ringmaster/control"
+)
+
+// Dice modes.
+const (
+	// DiceIndependent gives every game its own dice.
+	DiceIndependent = "independent"
+	// DicePaired plays games 2k and 2k+1 with the same dice and the seats
+	// swapped.
+	DicePaired = "paired"
+)
+
+// Settings are a matchup's backgammon settings.
+type Settings struct {
+	MatchLength int  // 0 = money game
+	Crawford    bool // match play only
+	Jacoby      bool // money play only
+	Beavers     bool
+	Cube        bool // false = cubeless
+	Variant     string
+	Dice        string // DiceIndependent or DicePaired
+	SkipForced  bool   // forced moves and rolls with no legal move are not asked
+}
+
+// DefaultSettings are the settings of a control file that sets none.
+func DefaultSettings() *Settings {
+	return &Settings{Crawford: true, Jacoby: true, Cube: true, Variant: bg.Standard.String(), Dice: DiceIndependent, SkipForced: true}
+}
+
+// settingsTable is every backgammon key, each named once with how it is
+// read and checked.
+func settingsTable() []control.Setting {
+	boolean := func(key string, dst func(*Settings) *bool) control.Setting {
+		return control.Setting{Key: key, Read: func(v control.Value, s control.GameSettings) {
+			if b, ok := v.Bool(); ok {
+				*dst(s.(*Settings)) = b
+			}
+		}}
+	}
+	return []control.Setting{
+		{Key: "match_length", Read: func(v control.Value, s control.GameSettings) {
+			if n, ok := v.Int(0, 1000); ok {
+				s.(*Settings).MatchLength = n
+			}
+		}},
+		boolean("crawford", func(s *Settings) *bool { return &s.Crawford }),
+		boolean("jacoby", func(s *Settings) *bool { return &s.Jacoby }),
+		boolean("beavers", func(s *Settings) *bool { return &s.Beavers }),
+		boolean("cube", func(s *Settings) *bool { return &s.Cube }),
+		boolean("skip_forced", func(s *Settings) *bool { return &s.SkipForced }),
+		{Key: "variant", Read: func(v control.Value, s control.GameSettings) {
+			if x, ok := v.Choice("variant", bg.Variants()...); ok {
+				s.(*Settings).Variant = x
+			}
+		}},
+		{Key: "dice", Read: func(v control.Value, s control.GameSettings) {
+			if x, ok := v.Choice("dice mode", DiceIndependent, DicePaired); ok {
+				s.(*Settings).Dice = x
+			}
+		}},
+	}
+}
+
+// Clone implements control.GameSettings.
+func (s *Settings) Clone() control.GameSettings { c := *s; return &c }
+
+// PairedGames implements control.GameSettings.
+func (s *Settings) PairedGames() bool { return s.Dice == DicePaired }
+
+// Check implements control.GameSettings; every key is checked on its own.
+func (s *Settings) Check(func(key, format string, args ...any)) {}
+
+// Rules turns the settings into the rules of the game. Each rule applies
+// only where it means something, so that records and engines see the
+// rules actually in force.
+func (s *Settings) Rules() bg.Rules {
+	v, err := bg.ParseVariant(s.Variant)
+	if err != nil {
+		// The settings table accepts only the variants' names.
+		panic(fmt.Sprintf("backgammon settings: %v", err))
+	}
+	r := bg.Rules{Variant: v, MatchLength: s.MatchLength, Cube: s.Cube}
+	if s.Cube && r.Money() {
+		r.Jacoby, r.Beavers = s.Jacoby, s.Beavers
+	}
+	if s.Cube && !r.Money() {
+		r.Crawford = s.Crawford
+	}
+	return r
+}
+
+// Canonical implements control.GameSettings: the rules in force and the
+// dice mode. skip_forced is left out: it changes no result.
+func (s *Settings) Canonical() string {
+	r := s.Rules()
+	return fmt.Sprintf("variant=%s match_length=%d cube=%t crawford=%t jacoby=%t beavers=%t dice=%s",
+		r.Variant, r.MatchLength, r.Cube, r.Crawford, r.Jacoby, r.Beavers, s.Dice)
+}
+
+// Describe implements control.GameSettings.
+func (s *Settings) Describe() string {
+	var parts []string
+	if s.MatchLength == 0 {
+		parts = append(parts, "money game")
+	} else {
+		parts = append(parts, fmt.Sprintf("%d-point match", s.MatchLength))
+	}
+	if !s.Cube {
+		parts = append(parts, "cubeless")
+	} else if s.MatchLength == 0 {
+		if s.Jacoby {
+			parts = append(parts, "Jacoby")
+		}
+		if s.Beavers {
+			parts = append(parts, "beavers")
+		}
+	} else if s.Crawford {
+		parts = append(parts, "Crawford")
+	}
+	if s.Variant != "" && s.Variant != bg.Standard.String() {
+		parts = append(parts, s.Variant)
+	}
+	parts = append(parts, s.Dice+" dice")
+	return strings.Join(parts, ", ")
+}
