@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
 func testServer() *protocol.Server {
@@ -129,7 +130,7 @@ func TestInProcessCloseDuringDo(t *testing.T) {
 
 func TestInProcessBackgammon(t *testing.T) {
 	srv := protocol.NewServer("bg", "1")
-	protocol.RegisterBackgammon(srv, stubBG{})
+	bgcmd.Register(srv, stubBG{})
 	p := NewInProcess(srv, WithTimeout(10*time.Second))
 	defer p.Close()
 	ctx := context.Background()
@@ -143,8 +144,8 @@ func TestInProcessBackgammon(t *testing.T) {
 
 type stubBG struct{}
 
-func (stubBG) SetGame(protocol.GameRules) error                       { return nil }
-func (stubBG) SetPosition(string, string) error                       { return nil }
-func (stubBG) GenMove(context.Context) (string, error)                { return "8/5 6/5", nil }
-func (stubBG) GenCube(context.Context) (bool, error)                  { return false, nil }
-func (stubBG) GenTake(context.Context) (protocol.TakeDecision, error) { return protocol.Take, nil }
+func (stubBG) SetGame(bgcmd.GameRules) error                       { return nil }
+func (stubBG) SetPosition(string, string) error                    { return nil }
+func (stubBG) GenMove(context.Context) (string, error)             { return "8/5 6/5", nil }
+func (stubBG) GenCube(context.Context) (bool, error)               { return false, nil }
+func (stubBG) GenTake(context.Context) (bgcmd.TakeDecision, error) { return bgcmd.Take, nil }

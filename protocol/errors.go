@@ -36,10 +36,8 @@ func (e *FailureError) Error() string {
 // a line without a "=" or "?" indicator, a line over the length limit,
 // binary garbage, a response whose id does not match the command, or a
 // response cut short by the end of the stream. After such an error from
-// [Controller.Do] the controller is unusable. [BackgammonClient] also
-// reports a well-framed reply whose content breaks the command's grammar
-// (say "maybe" to gencube) as a ProtocolError; that one leaves the
-// controller usable.
+// [Controller.Do] the controller is unusable. A well-framed reply whose
+// text breaks a command's grammar is a [*ReplyError] instead.
 type ProtocolError struct {
 	Command string // the command being answered, "" when unknown
 	Reason  string // what was wrong
@@ -55,3 +53,18 @@ func (e *ProtocolError) Error() string {
 
 // Unwrap returns the underlying cause, which may be nil.
 func (e *ProtocolError) Unwrap() error { return e.Err }
+
+// ReplyError is the error for a well-framed success response whose text
+// breaks the grammar of the command it answers (say "maybe" to gencube).
+// Command sets built on this package (protocol/bgcmd) return it. Framing
+// was kept, so the controller stays usable after it, unlike after a
+// [*ProtocolError]: a caller may ask again or judge the engine at fault.
+type ReplyError struct {
+	Command string // the command answered
+	Reply   string // the response text as received
+	Reason  string // what was wrong with it
+}
+
+func (e *ReplyError) Error() string {
+	return fmt.Sprintf("bad reply to %q: %s", e.Command, e.Reason)
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/player"
-	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
 // BenchmarkCompare0Ply sets bgbot's net and gnubg side by side on the same
@@ -40,8 +40,8 @@ func BenchmarkCompare0Ply(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
 	})
 	run := func(b *testing.B, p player.Player) {
-		c := &protocol.BackgammonClient{R: p}
-		if err := c.SetGame(ctx, protocol.GameRules{Variant: "standard"}); err != nil {
+		c := &bgcmd.Client{R: p}
+		if err := c.SetGame(ctx, bgcmd.GameRules{Variant: "standard"}); err != nil {
 			b.Fatal(err)
 		}
 		for i := 0; b.Loop(); i++ {

@@ -16,6 +16,7 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/fibsboard"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
@@ -33,7 +34,7 @@ const (
 	nameOpp = "op"
 )
 
-// engine implements protocol.BackgammonEngine and protocol.Evaluator by
+// engine implements bgcmd.Engine and bgcmd.Evaluator by
 // asking gnubg's external interface over conn. The protocol server calls
 // it one command at a time; shutdown, setCallContext and fatal may be
 // called from other goroutines.
@@ -179,9 +180,9 @@ func (e *engine) transportError(ctx, call context.Context, what string, err erro
 	return e.setBroken(fmt.Errorf("%s gnubg's external interface: %w (%v)", what, kind, err))
 }
 
-// SetGame implements protocol.BackgammonEngine. gnubg's external interface
+// SetGame implements bgcmd.Engine. gnubg's external interface
 // plays only the standard variant.
-func (e *engine) SetGame(r protocol.GameRules) error {
+func (e *engine) SetGame(r bgcmd.GameRules) error {
 	rules, err := bgstate.Rules(r)
 	if err != nil {
 		return err
@@ -217,7 +218,7 @@ func (e *engine) boardLine(s *backgammon.State, me int) string {
 		onOff(money && s.Cube && s.Jacoby), onOff(!money && s.Rules.Crawford), onOff(money && s.Cube && s.Beavers))
 }
 
-// GenMove implements protocol.BackgammonEngine: it asks gnubg for the move
+// GenMove implements bgcmd.Engine: it asks gnubg for the move
 // of the player on roll and checks it against the legal moves.
 func (e *engine) GenMove(ctx context.Context) (string, error) {
 	s, err := e.Need(backgammon.DecideMove)
@@ -233,12 +234,12 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("gnubg answered %q with %d-%d, which is not a legal move: %w", ans, s.Dice[0], s.Dice[1], err)
 	}
 	if m.N == 0 {
-		return protocol.NoMove, nil
+		return bgcmd.NoMove, nil
 	}
 	return backgammon.Format(s.Board, m), nil
 }
 
-// GenCube implements protocol.BackgammonEngine. A player who may not double
+// GenCube implements bgcmd.Engine. A player who may not double
 // answers no_double without asking gnubg.
 func (e *engine) GenCube(ctx context.Context) (bool, error) {
 	s, err := e.Need(backgammon.DecideCube, backgammon.NeedRoll)
@@ -261,11 +262,11 @@ func (e *engine) GenCube(ctx context.Context) (bool, error) {
 	return false, fmt.Errorf("gnubg answered %q to a cube decision", ans)
 }
 
-// GenTake implements protocol.BackgammonEngine. gnubg answers for the side
+// GenTake implements bgcmd.Engine. gnubg answers for the side
 // not on turn when the board's was-doubled field is set, which is what
 // fibsboard.FromState writes from the taker's view. A beaver where the
 // rules allow none becomes a take.
-func (e *engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
+func (e *engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
 	s, err := e.Need(backgammon.DecideTake)
 	if err != nil {
 		return 0, err
@@ -276,19 +277,19 @@ func (e *engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
 	}
 	switch strings.ToLower(ans) {
 	case "take", "accept":
-		return protocol.Take, nil
+		return bgcmd.Take, nil
 	case "drop", "pass", "reject":
-		return protocol.Drop, nil
+		return bgcmd.Drop, nil
 	case "beaver":
 		if s.CanBeaver() {
-			return protocol.Beaver, nil
+			return bgcmd.Beaver, nil
 		}
-		return protocol.Take, nil
+		return bgcmd.Take, nil
 	}
 	return 0, fmt.Errorf("gnubg answered %q to a take decision", ans)
 }
 
-// Evaluate implements protocol.Evaluator: gnubg's evaluation at the
+// Evaluate implements bgcmd.Evaluator: gnubg's evaluation at the
 // configured depth of the position before the roll, for the player who
 // must decide (the match ID's turn owner; while a double is pending that
 // is the taker, and the numbers are turned round for it). The first five

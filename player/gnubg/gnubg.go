@@ -41,6 +41,7 @@ import (
 
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
 // DefaultBinary is where Debian installs gnubg; Launch falls back to
@@ -280,7 +281,7 @@ func launchOnce(ctx context.Context, bin string, o Options) (p *Player, retry bo
 	}
 	p.eng = newEngine(conn, o)
 	srv := protocol.NewServer("gnubg", "external")
-	protocol.RegisterBackgammon(srv, p.eng)
+	bgcmd.Register(srv, p.eng)
 	inOpts := []player.InProcessOption{player.WithGracePeriod(killWait)}
 	if o.Transcript != nil {
 		inOpts = append(inOpts, player.WithTranscript(o.Transcript))

@@ -18,6 +18,7 @@ import (
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
@@ -70,9 +71,9 @@ func state(rules bg.Rules, b bg.Board, mover int, dice [2]int) *bg.State {
 
 // client sets the rules and the position on p and returns a client for
 // the decision.
-func client(t *testing.T, p player.Player, s *bg.State) *protocol.BackgammonClient {
+func client(t *testing.T, p player.Player, s *bg.State) *bgcmd.Client {
 	t.Helper()
-	c := &protocol.BackgammonClient{R: p}
+	c := &bgcmd.Client{R: p}
 	ctx := context.Background()
 	if err := c.SetGame(ctx, bgstate.GameRules(s.Rules)); err != nil {
 		t.Fatalf("set_game: %v", err)
@@ -114,7 +115,7 @@ func TestCubeDecisions(t *testing.T) {
 				t.Fatal(err)
 			}
 			a, err := client(t, p, s).GenTake(ctx)
-			if err != nil || a != protocol.Drop {
+			if err != nil || a != bgcmd.Drop {
 				t.Errorf("doubled by the player far ahead: %v, %v; want drop", a, err)
 			}
 			// Doubled by the player far behind: take, or beaver when allowed.
@@ -125,9 +126,9 @@ func TestCubeDecisions(t *testing.T) {
 				if err := s.Double(); err != nil {
 					t.Fatal(err)
 				}
-				want := protocol.Take
+				want := bgcmd.Take
 				if beavers {
-					want = protocol.Beaver
+					want = bgcmd.Beaver
 				}
 				a, err := client(t, p, s).GenTake(ctx)
 				if err != nil || a != want {
@@ -163,9 +164,9 @@ func TestCubeDecisions(t *testing.T) {
 				if err := s.Double(); err != nil {
 					t.Fatal(err)
 				}
-				want := protocol.Take
+				want := bgcmd.Take
 				if takerScore == 4 {
-					want = protocol.Drop
+					want = bgcmd.Drop
 				}
 				if a, err := client(t, p, s).GenTake(ctx); err != nil || a != want {
 					t.Errorf("post-Crawford, taker at %d, doubler at %d: %v, %v; want %v", takerScore, 4-takerScore, a, err, want)
@@ -195,7 +196,7 @@ func TestMoves(t *testing.T) {
 		dice  [2]int
 		check func(move string) bool
 	}{
-		{"no legal move", closed, [2]int{3, 1}, func(m string) bool { return m == protocol.NoMove }},
+		{"no legal move", closed, [2]int{3, 1}, func(m string) bool { return m == bgcmd.NoMove }},
 		{"bar entry", sixOpen, [2]int{6, 1}, func(m string) bool { return strings.HasPrefix(m, "bar/19") }},
 		{"bear off", bearOff, [2]int{6, 5}, func(m string) bool { return m == "5/off(2)" }},
 		{"opening", bg.Standard.StartBoard(), [2]int{3, 1}, func(m string) bool { return m == "8/5 6/5" }},
@@ -257,12 +258,12 @@ func TestEvaluate(t *testing.T) {
 func TestRejectsUnsupported(t *testing.T) {
 	p := launch(t, Options{})
 	ctx := context.Background()
-	_, err := p.Do(ctx, protocol.CmdSetGame, "nackgammon", "0")
+	_, err := p.Do(ctx, bgcmd.CmdSetGame, "nackgammon", "0")
 	var fe *protocol.FailureError
 	if !errors.As(err, &fe) {
 		t.Errorf("nackgammon: %v, want a failure response", err)
 	}
-	if _, err := p.Do(ctx, protocol.CmdGenMove); !errors.As(err, &fe) {
+	if _, err := p.Do(ctx, bgcmd.CmdGenMove); !errors.As(err, &fe) {
 		t.Errorf("genmove without a position: %v, want a failure response", err)
 	}
 	// Still usable.
@@ -415,8 +416,8 @@ func BenchmarkGnubgDecision0Ply(b *testing.B) {
 	p := launch(b, Options{})
 	positions := benchPositions(200)
 	ctx := context.Background()
-	c := &protocol.BackgammonClient{R: p}
-	if err := c.SetGame(ctx, protocol.GameRules{Variant: "standard"}); err != nil {
+	c := &bgcmd.Client{R: p}
+	if err := c.SetGame(ctx, bgcmd.GameRules{Variant: "standard"}); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()

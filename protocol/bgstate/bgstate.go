@@ -10,14 +10,14 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
-	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
 // ErrNoPosition is returned for a decision asked before a valid set_position.
 var ErrNoPosition = errors.New("no position set")
 
 // Rules turns set_game's arguments into the rules of the game.
-func Rules(r protocol.GameRules) (backgammon.Rules, error) {
+func Rules(r bgcmd.GameRules) (backgammon.Rules, error) {
 	if err := r.Validate(); err != nil {
 		return backgammon.Rules{}, err
 	}
@@ -32,8 +32,8 @@ func Rules(r protocol.GameRules) (backgammon.Rules, error) {
 // GameRules turns rules into set_game's words: the inverse of Rules. Each
 // rule is sent only where it means something (Jacoby and beavers in money
 // play with the cube, Crawford in match play with the cube).
-func GameRules(r backgammon.Rules) protocol.GameRules {
-	gr := protocol.GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Cubeless: !r.Cube}
+func GameRules(r backgammon.Rules) bgcmd.GameRules {
+	gr := bgcmd.GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Cubeless: !r.Cube}
 	if r.Cube {
 		if r.Money() {
 			gr.Jacoby, gr.Beavers = r.Jacoby, r.Beavers
@@ -53,7 +53,7 @@ type Keeper struct {
 }
 
 // SetGame records the rules and forgets the position.
-func (k *Keeper) SetGame(r protocol.GameRules) error {
+func (k *Keeper) SetGame(r bgcmd.GameRules) error {
 	rules, err := Rules(r)
 	if err != nil {
 		return err

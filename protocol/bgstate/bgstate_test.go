@@ -7,7 +7,7 @@ import (
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
-	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
 func TestKeeper(t *testing.T) {
@@ -15,10 +15,10 @@ func TestKeeper(t *testing.T) {
 	if _, err := k.Need(bg.DecideMove); !errors.Is(err, ErrNoPosition) {
 		t.Errorf("decision before set_position: %v", err)
 	}
-	if err := k.SetGame(protocol.GameRules{Variant: "nope"}); err == nil {
+	if err := k.SetGame(bgcmd.GameRules{Variant: "nope"}); err == nil {
 		t.Error("an unknown variant was accepted")
 	}
-	if err := k.SetGame(protocol.GameRules{Variant: "standard", MatchLength: 5, Crawford: true}); err != nil {
+	if err := k.SetGame(bgcmd.GameRules{Variant: "standard", MatchLength: 5, Crawford: true}); err != nil {
 		t.Fatal(err)
 	}
 	if r := k.GameRules(); r.MatchLength != 5 || !r.Crawford || !r.Cube {

@@ -1,6 +1,6 @@
 // Package gtpengine serves bgbot over Gamemill's backgammon command set
-// (package protocol): an Engine implements protocol.BackgammonEngine and
-// protocol.Evaluator on top of a bgbot.Bot. cmd/bgbot wraps it in a
+// (package protocol): an Engine implements bgcmd.Engine and
+// bgcmd.Evaluator on top of a bgbot.Bot. cmd/bgbot wraps it in a
 // process speaking on stdin and stdout; the ringmaster runs it in-process
 // ("builtin" players) through NewServer and in-memory pipes. Both parse the
 // engine's options with ParseArgs.
@@ -18,6 +18,7 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
@@ -118,7 +119,7 @@ func New(opts Options) (*Engine, error) {
 // registered for e.
 func NewServer(e *Engine) *protocol.Server {
 	s := protocol.NewServer(Name, Version)
-	protocol.RegisterBackgammon(s, e)
+	bgcmd.Register(s, e)
 	return s
 }
 
@@ -135,8 +136,8 @@ func Serve(ctx context.Context, opts Options, r io.Reader, w io.Writer) error {
 	return nil
 }
 
-// SetGame implements protocol.BackgammonEngine. It forgets the position.
-func (e *Engine) SetGame(r protocol.GameRules) error {
+// SetGame implements bgcmd.Engine. It forgets the position.
+func (e *Engine) SetGame(r bgcmd.GameRules) error {
 	if err := e.Keeper.SetGame(r); err != nil {
 		return err
 	}
@@ -144,7 +145,7 @@ func (e *Engine) SetGame(r protocol.GameRules) error {
 	return nil
 }
 
-// GenMove implements protocol.BackgammonEngine: the move in gnubg
+// GenMove implements bgcmd.Engine: the move in gnubg
 // notation, or "none" when no checker can move.
 func (e *Engine) GenMove(ctx context.Context) (string, error) {
 	s, err := e.Need(backgammon.DecideMove)
@@ -156,12 +157,12 @@ func (e *Engine) GenMove(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if !ok {
-		return protocol.NoMove, nil
+		return bgcmd.NoMove, nil
 	}
 	return backgammon.Format(s.Board, m), nil
 }
 
-// GenCube implements protocol.BackgammonEngine. A player who may not
+// GenCube implements bgcmd.Engine. A player who may not
 // double (cube owned by the opponent, Crawford game, cubeless play)
 // answers no_double.
 func (e *Engine) GenCube(ctx context.Context) (bool, error) {
@@ -172,8 +173,8 @@ func (e *Engine) GenCube(ctx context.Context) (bool, error) {
 	return e.bot.Double(s)
 }
 
-// GenTake implements protocol.BackgammonEngine.
-func (e *Engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
+// GenTake implements bgcmd.Engine.
+func (e *Engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
 	s, err := e.Need(backgammon.DecideTake)
 	if err != nil {
 		return 0, err
@@ -184,14 +185,14 @@ func (e *Engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
 	}
 	switch a {
 	case bgbot.AnswerTake:
-		return protocol.Take, nil
+		return bgcmd.Take, nil
 	case bgbot.AnswerBeaver:
-		return protocol.Beaver, nil
+		return bgcmd.Beaver, nil
 	}
-	return protocol.Drop, nil
+	return bgcmd.Drop, nil
 }
 
-// Evaluate implements protocol.Evaluator: the cubeless probabilities of the
+// Evaluate implements bgcmd.Evaluator: the cubeless probabilities of the
 // position for the player on roll (before the roll, at the configured
 // depth) and their cubeless money equity.
 func (e *Engine) Evaluate(ctx context.Context) ([6]float64, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -38,7 +39,7 @@ func TestParseArgs(t *testing.T) {
 
 // pipeClient starts an in-process engine and returns a client talking to
 // it over in-memory pipes, and a function that stops it.
-func pipeClient(t testing.TB, opts Options) (*protocol.BackgammonClient, func()) {
+func pipeClient(t testing.TB, opts Options) (*bgcmd.Client, func()) {
 	e, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +53,7 @@ func pipeClient(t testing.TB, opts Options) (*protocol.BackgammonClient, func())
 		done <- err
 	}()
 	c := protocol.NewController(cr, cw, protocol.ControllerOptions{})
-	return &protocol.BackgammonClient{C: c}, func() {
+	return bgcmd.NewClient(c.WithTimeout(0)), func() {
 		cw.Close()
 		if err := <-done; err != nil {
 			t.Errorf("serve: %v", err)
@@ -67,15 +68,15 @@ func TestGamesThroughProtocol(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
 		opts  Options
-		rules protocol.GameRules
+		rules bgcmd.GameRules
 		games int
 	}{
-		{Options{Level: bgbot.LevelNet}, protocol.GameRules{Variant: "standard", Jacoby: true, Beavers: true}, 4},
-		{Options{Level: bgbot.LevelHeuristic}, protocol.GameRules{Variant: "standard", MatchLength: 5, Crawford: true}, 1},
-		{Options{Level: bgbot.LevelRandom, Seed: 5}, protocol.GameRules{Variant: "nackgammon", MatchLength: 3, Crawford: true}, 1},
-		{Options{Level: bgbot.LevelNet, Noise: 0.1, Seed: 3}, protocol.GameRules{Variant: "hypergammon2"}, 3},
-		{Options{Level: bgbot.LevelNet}, protocol.GameRules{Variant: "standard", Cubeless: true}, 3},
-		{Options{Level: bgbot.LevelNet, Plies: 1}, protocol.GameRules{Variant: "standard", MatchLength: 1}, 1},
+		{Options{Level: bgbot.LevelNet}, bgcmd.GameRules{Variant: "standard", Jacoby: true, Beavers: true}, 4},
+		{Options{Level: bgbot.LevelHeuristic}, bgcmd.GameRules{Variant: "standard", MatchLength: 5, Crawford: true}, 1},
+		{Options{Level: bgbot.LevelRandom, Seed: 5}, bgcmd.GameRules{Variant: "nackgammon", MatchLength: 3, Crawford: true}, 1},
+		{Options{Level: bgbot.LevelNet, Noise: 0.1, Seed: 3}, bgcmd.GameRules{Variant: "hypergammon2"}, 3},
+		{Options{Level: bgbot.LevelNet}, bgcmd.GameRules{Variant: "standard", Cubeless: true}, 3},
+		{Options{Level: bgbot.LevelNet, Plies: 1}, bgcmd.GameRules{Variant: "standard", MatchLength: 1}, 1},
 	}
 	for i, c := range cases {
 		cl, stop := pipeClient(t, c.opts)
@@ -115,12 +116,12 @@ func TestGamesThroughProtocol(t *testing.T) {
 					}
 					err = s.SetDice(dice.Roll())
 				case backgammon.DecideTake:
-					var a protocol.TakeDecision
+					var a bgcmd.TakeDecision
 					if a, err = cl.GenTake(ctx); err == nil {
 						switch a {
-						case protocol.Take:
+						case bgcmd.Take:
 							err = s.Take()
-						case protocol.Beaver:
+						case bgcmd.Beaver:
 							err = s.Beaver()
 						default:
 							err = s.Drop()
@@ -129,7 +130,7 @@ func TestGamesThroughProtocol(t *testing.T) {
 				case backgammon.DecideMove:
 					var mv string
 					if mv, err = cl.GenMove(ctx); err == nil {
-						if mv == protocol.NoMove {
+						if mv == bgcmd.NoMove {
 							if ms := s.LegalMoves(); len(ms) != 1 || ms[0].N != 0 {
 								t.Fatalf("case %d: none with legal moves", i)
 							}

@@ -8,7 +8,7 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/player"
-	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
 // TestFactory builds engines concurrently from one Factory, as the
@@ -39,7 +39,7 @@ func TestFactory(t *testing.T) {
 			}
 			p := player.NewInProcess(srv)
 			defer p.Close()
-			c := &protocol.BackgammonClient{R: p}
+			c := &bgcmd.Client{R: p}
 			ctx := context.Background()
 			if err := c.SetPosition(ctx, pos, match); err != nil {
 				t.Errorf("engine %d: %v", i, err)

@@ -18,11 +18,13 @@ import (
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
 type engine struct {
 	bgstate.Keeper
+	spew    int // bytes of stderr written at each genmove
 	moves   int
 	after   int
 	mode    string
@@ -31,6 +33,15 @@ type engine struct {
 
 func (e *engine) GenMove(ctx context.Context) (string, error) {
 	e.moves++
+	if e.spew > 0 {
+		// Lines that try to pass for the ringmaster's own and to move the
+		// terminal's cursor, then plain noise.
+		fmt.Fprintf(os.Stderr, "\n2026-01-01 00:00:00 game forged: run finished\x1b[2J\r\n")
+		line := strings.Repeat("spew ", 19) + "\n"
+		for n := 0; n < e.spew; n += len(line) {
+			os.Stderr.WriteString(line)
+		}
+	}
 	if e.mode != "" && e.moves > e.after {
 		switch e.mode {
 		case "crash":
@@ -55,7 +66,7 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 	}
 	moves := st.LegalMoves()
 	if len(moves) == 1 && moves[0].N == 0 {
-		return protocol.NoMove, nil
+		return bgcmd.NoMove, nil
 	}
 	pos, match := gnubgid.Encode(st)
 	h := fnv.New32a()
@@ -65,8 +76,8 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 
 func (e *engine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }
 
-func (e *engine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
-	return protocol.Take, nil
+func (e *engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
+	return bgcmd.Take, nil
 }
 
 func main() {
@@ -74,12 +85,13 @@ func main() {
 	after := flag.Int("after", 0, "genmove requests answered normally before misbehaving")
 	slow := flag.Duration("slow-start", 0, "sleep before reading any command")
 	doubles := flag.Bool("doubles", false, "double whenever allowed")
+	spew := flag.Int("spew", 0, "bytes of stderr to write at each genmove")
 	flag.Parse()
 	time.Sleep(*slow)
 	// Tell the ringmaster's log which game and worker this process serves.
 	fmt.Fprintf(os.Stderr, "fakebg: game %q slot %q\n", os.Getenv("GAMEMILL_GAME_ID"), os.Getenv("GAMEMILL_SLOT"))
 	srv := protocol.NewServer("fakebg", "1")
-	protocol.RegisterBackgammon(srv, &engine{mode: *mode, after: *after, doubles: *doubles})
+	bgcmd.Register(srv, &engine{mode: *mode, after: *after, doubles: *doubles, spew: *spew})
 	if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fakebg:", err)
 		os.Exit(1)

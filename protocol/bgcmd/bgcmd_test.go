@@ -1,12 +1,15 @@
-package protocol
+package bgcmd
 
 import (
 	"context"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gamemill/gamemill/protocol"
 )
 
 func TestGameRulesArgsAndParse(t *testing.T) {
@@ -137,11 +140,11 @@ func (f *fakeBGEval) Evaluate(context.Context) ([6]float64, error) {
 	return [6]float64{0.6, 0.2, 0.01, 0.1, 0.002, 0.35}, nil
 }
 
-func TestBackgammonRoundTrip(t *testing.T) {
+func TestClientServerRoundTrip(t *testing.T) {
 	eng := &fakeBGEval{fakeBG{move: "Bar/22*  13/11", double: true, take: Beaver}}
-	srv := NewServer("bg", "1")
-	RegisterBackgammon(srv, eng)
-	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{SendIDs: true}), Timeout: 10 * time.Second}
+	srv := protocol.NewServer("bg", "1")
+	Register(srv, eng)
+	b := NewClient(connect(t, srv, protocol.ControllerOptions{SendIDs: true}).WithTimeout(10 * time.Second))
 	ctx := context.Background()
 	rules := GameRules{Variant: "standard", MatchLength: 7, Crawford: true}
 	if err := b.SetGame(ctx, rules); err != nil {
@@ -177,13 +180,13 @@ func TestBackgammonRoundTrip(t *testing.T) {
 	}
 	eng.err = errors.New("bad position ID")
 	err := b.SetPosition(ctx, "xxxx", "yyyy")
-	var fe *FailureError
+	var fe *protocol.FailureError
 	if !errors.As(err, &fe) || fe.Message != "bad position ID" {
 		t.Errorf("SetPosition error = %v", err)
 	}
 	// Server-side argument checks.
 	for _, cmd := range [][]string{{"set_game", "chess", "0"}, {"set_position", "a"}, {"genmove", "white"}, {"gencube", "x"}} {
-		if _, err := b.C.Do(ctx, 10*time.Second, cmd[0], cmd[1:]...); !errors.As(err, &fe) {
+		if _, err := b.R.Do(ctx, cmd[0], cmd[1:]...); !errors.As(err, &fe) {
 			t.Errorf("%q: error = %v, want failure", cmd, err)
 		}
 	}
@@ -199,51 +202,51 @@ func TestBackgammonRoundTrip(t *testing.T) {
 	}
 }
 
-func TestRegisterBackgammonWithoutEvaluator(t *testing.T) {
-	srv := NewServer("bg", "1")
-	RegisterBackgammon(srv, &fakeBG{})
+func TestRegisterWithoutEvaluator(t *testing.T) {
+	srv := protocol.NewServer("bg", "1")
+	Register(srv, &fakeBG{})
 	got := strings.Join(srv.Commands(), " ")
 	want := "gencube genmove gentake known_command list_commands name protocol_version quit set_game set_position version"
 	if got != want {
 		t.Errorf("commands = %q, want %q", got, want)
 	}
-	srv = NewServer("bg", "1")
-	RegisterBackgammon(srv, &fakeBGEval{})
+	srv = protocol.NewServer("bg", "1")
+	Register(srv, &fakeBGEval{})
 	if !strings.Contains(strings.Join(srv.Commands(), " "), "evaluate") {
 		t.Error("evaluate not registered")
 	}
 }
 
-func TestBackgammonStrictReplies(t *testing.T) {
+func TestStrictReplies(t *testing.T) {
 	tests := []struct {
 		cmd, reply string
-		call       func(b *BackgammonClient) error
+		call       func(b *Client) error
 	}{
-		{"gencube", "yes", func(b *BackgammonClient) error { _, err := b.GenCube(context.Background()); return err }},
-		{"gencube", "double please", func(b *BackgammonClient) error { _, err := b.GenCube(context.Background()); return err }},
-		{"gencube", "", func(b *BackgammonClient) error { _, err := b.GenCube(context.Background()); return err }},
-		{"gentake", "accept", func(b *BackgammonClient) error { _, err := b.GenTake(context.Background()); return err }},
-		{"genmove", "", func(b *BackgammonClient) error { _, err := b.GenMove(context.Background()); return err }},
-		{"genmove", "e2e4", func(b *BackgammonClient) error { _, err := b.GenMove(context.Background()); return err }},
-		{"genmove", "24/18\n13/11", func(b *BackgammonClient) error { _, err := b.GenMove(context.Background()); return err }},
-		{"evaluate", "0.5 0.1", func(b *BackgammonClient) error { _, err := b.Evaluate(context.Background()); return err }},
+		{"gencube", "yes", func(b *Client) error { _, err := b.GenCube(context.Background()); return err }},
+		{"gencube", "double please", func(b *Client) error { _, err := b.GenCube(context.Background()); return err }},
+		{"gencube", "", func(b *Client) error { _, err := b.GenCube(context.Background()); return err }},
+		{"gentake", "accept", func(b *Client) error { _, err := b.GenTake(context.Background()); return err }},
+		{"genmove", "", func(b *Client) error { _, err := b.GenMove(context.Background()); return err }},
+		{"genmove", "e2e4", func(b *Client) error { _, err := b.GenMove(context.Background()); return err }},
+		{"genmove", "24/18\n13/11", func(b *Client) error { _, err := b.GenMove(context.Background()); return err }},
+		{"evaluate", "0.5 0.1", func(b *Client) error { _, err := b.Evaluate(context.Background()); return err }},
 	}
 	for _, tt := range tests {
-		srv := NewServer("bg", "1")
+		srv := protocol.NewServer("bg", "1")
 		reply := tt.reply
 		srv.HandleFunc(tt.cmd, func(context.Context, []string) (string, error) { return reply, nil })
-		b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: 10 * time.Second}
+		b := NewClient(connect(t, srv, protocol.ControllerOptions{}).WithTimeout(10 * time.Second))
 		err := tt.call(b)
-		var pe *ProtocolError
+		var pe *protocol.ReplyError
 		if !errors.As(err, &pe) || pe.Command != tt.cmd {
-			t.Errorf("%s answering %q: error = %v, want ProtocolError", tt.cmd, tt.reply, err)
+			t.Errorf("%s answering %q: error = %v, want ReplyError", tt.cmd, tt.reply, err)
 		}
 	}
 	// Case-insensitive words are accepted.
-	srv := NewServer("bg", "1")
+	srv := protocol.NewServer("bg", "1")
 	srv.HandleFunc("gencube", func(context.Context, []string) (string, error) { return "NO_DOUBLE", nil })
 	srv.HandleFunc("gentake", func(context.Context, []string) (string, error) { return "Take", nil })
-	b := &BackgammonClient{C: connect(t, srv, ControllerOptions{}), Timeout: 10 * time.Second}
+	b := NewClient(connect(t, srv, protocol.ControllerOptions{}).WithTimeout(10 * time.Second))
 	if d, err := b.GenCube(context.Background()); err != nil || d {
 		t.Errorf("GenCube = %v, %v", d, err)
 	}
@@ -267,9 +270,9 @@ func (f requesterFunc) Do(ctx context.Context, command string, args ...string) (
 	return f(ctx, command, args...)
 }
 
-func TestBackgammonClientOverRequester(t *testing.T) {
+func TestClientOverRequester(t *testing.T) {
 	var sent []string
-	b := &BackgammonClient{R: requesterFunc(func(_ context.Context, command string, args ...string) (string, error) {
+	b := &Client{R: requesterFunc(func(_ context.Context, command string, args ...string) (string, error) {
 		sent = append(sent, strings.Join(append([]string{command}, args...), " "))
 		switch command {
 		case CmdGenMove:
@@ -286,11 +289,64 @@ func TestBackgammonClientOverRequester(t *testing.T) {
 	if m, err := b.GenMove(ctx); err != nil || m != "6/off(2)" {
 		t.Errorf("GenMove = %q, %v", m, err)
 	}
-	var pe *ProtocolError
+	var pe *protocol.ReplyError
 	if _, err := b.GenCube(ctx); !errors.As(err, &pe) {
-		t.Errorf("GenCube error = %v, want ProtocolError", err)
+		t.Errorf("GenCube error = %v, want ReplyError", err)
 	}
 	if want := "set_game standard 3,genmove,gencube"; strings.Join(sent, ",") != want {
 		t.Errorf("sent %q, want %q", sent, want)
+	}
+}
+
+// connect serves srv over pipes and returns a controller talking to it.
+func connect(t *testing.T, srv *protocol.Server, opts protocol.ControllerOptions) *protocol.Controller {
+	t.Helper()
+	cmdR, cmdW := io.Pipe()
+	respR, respW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := srv.Serve(context.Background(), cmdR, respW)
+		respW.Close()
+		done <- err
+	}()
+	c := protocol.NewController(respR, cmdW, opts)
+	t.Cleanup(func() {
+		c.Close()
+		cmdW.Close()
+		respR.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("Serve did not return")
+		}
+	})
+	return c
+}
+
+// A reply that breaks a command's grammar is a ReplyError, not a framing
+// error: the controller stays usable and the next command is answered.
+func TestReplyErrorLeavesControllerUsable(t *testing.T) {
+	srv := protocol.NewServer("bg", "1")
+	srv.HandleFunc(CmdGenCube, func(context.Context, []string) (string, error) { return "maybe", nil })
+	srv.HandleFunc(CmdGenTake, func(context.Context, []string) (string, error) { return "drop", nil })
+	c := connect(t, srv, protocol.ControllerOptions{})
+	b := NewClient(c.WithTimeout(10 * time.Second))
+	_, err := b.GenCube(context.Background())
+	var re *protocol.ReplyError
+	if !errors.As(err, &re) || re.Command != CmdGenCube || re.Reply != "maybe" {
+		t.Fatalf("GenCube error = %#v, want ReplyError for gencube with reply maybe", err)
+	}
+	var pe *protocol.ProtocolError
+	if errors.As(err, &pe) {
+		t.Errorf("GenCube error %v is also a ProtocolError", err)
+	}
+	if c.Err() != nil {
+		t.Errorf("controller broken after a reply error: %v", c.Err())
+	}
+	if d, err := b.GenTake(context.Background()); err != nil || d != Drop {
+		t.Errorf("GenTake after the reply error = %v, %v", d, err)
 	}
 }

@@ -1,4 +1,4 @@
-package protocol
+package bgcmd
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gamemill/gamemill/protocol"
 )
 
 // docEngine answers like the engine in docs/protocol.md's example.
@@ -26,7 +28,7 @@ func (e *docEngine) Evaluate(context.Context) ([6]float64, error) {
 // TestDocExample replays the example transcript in docs/protocol.md through
 // a real Server, so the documentation cannot drift from the code.
 func TestDocExample(t *testing.T) {
-	doc, err := os.ReadFile("../docs/protocol.md")
+	doc, err := os.ReadFile("../../docs/protocol.md")
 	if err != nil {
 		t.Skipf("docs not available: %v", err)
 	}
@@ -47,8 +49,8 @@ func TestDocExample(t *testing.T) {
 			t.Fatalf("unexpected example line %q", line)
 		}
 	}
-	srv := NewServer("docbot", "1")
-	RegisterBackgammon(srv, &docEngine{})
+	srv := protocol.NewServer("docbot", "1")
+	Register(srv, &docEngine{})
 	var out bytes.Buffer
 	if err := srv.Serve(context.Background(), strings.NewReader(in.String()), &out); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,251 @@
+// Package bgcmd is the backgammon command set on top of the protocol
+// package's framing: set_game, set_position, genmove, gencube, gentake and
+// evaluate, for both sides of the pipe ([Client] for the controller,
+// [Register] for an engine). It works at the string level: positions and
+// match states travel as gnubg position and match IDs, which it never
+// decodes (protocol/bgstate does that for engines). See docs/protocol.md.
+package bgcmd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Backgammon command names.
+const (
+	CmdSetGame     = "set_game"
+	CmdSetPosition = "set_position"
+	CmdGenMove     = "genmove"
+	CmdGenCube     = "gencube"
+	CmdGenTake     = "gentake"
+	CmdEvaluate    = "evaluate"
+)
+
+// Variants returns the variant names set_game accepts.
+func Variants() []string {
+	return []string{"standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3"}
+}
+
+// MaxMatchLength is the longest match a gnubg match ID can describe.
+const MaxMatchLength = 32767
+
+// NoMove is the genmove reply for a roll with no legal move.
+const NoMove = "none"
+
+// GameRules are the arguments of set_game: the variant, the match length
+// (0 for a money game) and the optional rules.
+type GameRules struct {
+	Variant     string // one of Variants()
+	MatchLength int    // 0 for money play
+	Crawford    bool   // Crawford rule (matches only)
+	Jacoby      bool   // Jacoby rule (money games only)
+	Beavers     bool   // beavers allowed (money games only)
+	Cubeless    bool   // no doubling cube at all
+}
+
+// Args returns the set_game arguments for r:
+// VARIANT MATCH_LENGTH followed by the flag words in a fixed order.
+func (r GameRules) Args() []string {
+	args := []string{r.Variant, strconv.Itoa(r.MatchLength)}
+	if r.Crawford {
+		args = append(args, "crawford")
+	}
+	if r.Jacoby {
+		args = append(args, "jacoby")
+	}
+	if r.Beavers {
+		args = append(args, "beavers")
+	}
+	if r.Cubeless {
+		args = append(args, "cubeless")
+	}
+	return args
+}
+
+// Validate reports rules that are unknown or contradictory: an unknown
+// variant, a match length out of range, Crawford in a money game or
+// without a cube, Jacoby or beavers in a match or without a cube.
+func (r GameRules) Validate() error {
+	if !validVariant(r.Variant) {
+		return fmt.Errorf("unknown variant %q (want one of %s)", r.Variant, strings.Join(Variants(), ", "))
+	}
+	if r.MatchLength < 0 || r.MatchLength > MaxMatchLength {
+		return fmt.Errorf("match length %d out of range 0..%d", r.MatchLength, MaxMatchLength)
+	}
+	if r.Crawford && r.MatchLength == 0 {
+		return errors.New("crawford applies to matches only, not to money games (match length 0)")
+	}
+	if r.Jacoby && r.MatchLength > 0 {
+		return errors.New("jacoby applies to money games only (match length 0)")
+	}
+	if r.Beavers && r.MatchLength > 0 {
+		return errors.New("beavers apply to money games only (match length 0)")
+	}
+	if r.Cubeless && (r.Crawford || r.Jacoby || r.Beavers) {
+		return errors.New("crawford, jacoby and beavers need a cube; they conflict with cubeless")
+	}
+	return nil
+}
+
+func validVariant(v string) bool {
+	return slices.Contains(Variants(), v)
+}
+
+// ParseGameRules parses set_game arguments:
+// VARIANT MATCH_LENGTH [crawford] [jacoby] [beavers] [cubeless].
+// Words are case-insensitive; each flag may appear once, in any order. The
+// result is validated with [GameRules.Validate].
+func ParseGameRules(args []string) (GameRules, error) {
+	if len(args) < 2 {
+		return GameRules{}, fmt.Errorf("set_game: want VARIANT MATCH_LENGTH [crawford] [jacoby] [beavers] [cubeless], got %d arguments", len(args))
+	}
+	r := GameRules{Variant: strings.ToLower(args[0])}
+	if !isDigits(args[1]) || len(args[1]) > 6 {
+		return GameRules{}, fmt.Errorf("set_game: match length %q is not a small non-negative integer", args[1])
+	}
+	r.MatchLength, _ = strconv.Atoi(args[1])
+	for _, a := range args[2:] {
+		var flag *bool
+		switch strings.ToLower(a) {
+		case "crawford":
+			flag = &r.Crawford
+		case "jacoby":
+			flag = &r.Jacoby
+		case "beavers":
+			flag = &r.Beavers
+		case "cubeless":
+			flag = &r.Cubeless
+		default:
+			return GameRules{}, fmt.Errorf("set_game: unknown rule %q (want crawford, jacoby, beavers or cubeless)", a)
+		}
+		if *flag {
+			return GameRules{}, fmt.Errorf("set_game: rule %q given twice", a)
+		}
+		*flag = true
+	}
+	if err := r.Validate(); err != nil {
+		return GameRules{}, fmt.Errorf("set_game: %w", err)
+	}
+	return r, nil
+}
+
+// TakeDecision is the answer to a double.
+type TakeDecision int
+
+// The answers to a double.
+const (
+	Take TakeDecision = iota + 1
+	Drop
+	Beaver
+)
+
+// String returns the protocol word: "take", "drop" or "beaver".
+func (d TakeDecision) String() string {
+	switch d {
+	case Take:
+		return "take"
+	case Drop:
+		return "drop"
+	case Beaver:
+		return "beaver"
+	}
+	return fmt.Sprintf("TakeDecision(%d)", int(d))
+}
+
+// ParseTakeDecision parses "take", "drop" or "beaver", ignoring case.
+func ParseTakeDecision(s string) (TakeDecision, error) {
+	switch strings.ToLower(s) {
+	case "take":
+		return Take, nil
+	case "drop":
+		return Drop, nil
+	case "beaver":
+		return Beaver, nil
+	}
+	return 0, fmt.Errorf("take decision %s is not take, drop or beaver", quoteShort(s))
+}
+
+// moveWord matches one word of gnubg move notation: a chain of hops from
+// "bar" or a point, each hop to a point or "off", optionally marked "*" for
+// a hit, optionally followed by a repeat count such as "(2)".
+var moveWord = regexp.MustCompile(`^(bar|[0-9]{1,2})(/([0-9]{1,2}|off)\*?)+(\([1-4]\))?$`)
+
+// CheckMoveSyntax reports whether s (already lower case, single spaces)
+// looks like a gnubg move or "none". It checks the notation only, never
+// legality: that is the referee's job.
+func CheckMoveSyntax(s string) error {
+	if s == NoMove {
+		return nil
+	}
+	words := strings.Split(s, " ")
+	if len(words) > 8 {
+		return fmt.Errorf("move %s has more than 8 parts", quoteShort(s))
+	}
+	for _, w := range words {
+		if !moveWord.MatchString(w) {
+			return fmt.Errorf("move %s: %s is not gnubg move notation", quoteShort(s), quoteShort(w))
+		}
+	}
+	return nil
+}
+
+// NormalizeMove lower-cases a move and collapses its white space.
+func NormalizeMove(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// ParseEvaluation parses an evaluate reply; see [BackgammonClient.Evaluate].
+func ParseEvaluation(text string) ([6]float64, error) {
+	var v [6]float64
+	fields := strings.Fields(text)
+	if len(fields) != 6 {
+		return v, fmt.Errorf("evaluation %s: want 6 numbers, got %d fields", quoteShort(text), len(fields))
+	}
+	for i, f := range fields {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return v, fmt.Errorf("evaluation field %d: %s is not a finite number", i+1, quoteShort(f))
+		}
+		if i < 5 && (x < 0 || x > 1) {
+			return v, fmt.Errorf("evaluation field %d: probability %v outside 0..1", i+1, x)
+		}
+		v[i] = x
+	}
+	return v, nil
+}
+
+// FormatEvaluation formats an evaluation as the evaluate reply, six
+// numbers with six decimals.
+func FormatEvaluation(v [6]float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'f', 6, 64)
+	}
+	return strings.Join(parts, " ")
+}
+
+// quoteShort quotes s for an error message, shortening long text.
+func quoteShort(s string) string {
+	const max = 80
+	if len(s) > max {
+		return strconv.Quote(s[:max]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,123 @@
+package bgcmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gamemill/gamemill/protocol"
+)
+
+// Client sends the backgammon command set through a Requester: a
+// [protocol.Controller] bound to a timeout, or a player with its own
+// timeouts. Like the Controller, it is for one goroutine at a time.
+//
+// A reply that is well framed but breaks a command's grammar is a
+// [*protocol.ReplyError]; the channel stays usable after it. Errors from
+// the Requester are returned as they are.
+type Client struct {
+	R protocol.Requester
+}
+
+// NewClient returns a Client sending through r.
+func NewClient(r protocol.Requester) *Client { return &Client{R: r} }
+
+// do sends a command and insists on a one-line reply.
+func (b *Client) do(ctx context.Context, command string, args ...string) (string, error) {
+	text, err := b.R.Do(ctx, command, args...)
+	if err != nil {
+		return "", err
+	}
+	if strings.Contains(text, "\n") {
+		return "", &protocol.ReplyError{Command: command, Reply: text, Reason: fmt.Sprintf("reply %s spans several lines", quoteShort(text))}
+	}
+	return text, nil
+}
+
+// SetGame sends set_game with the rules' arguments. The rules are
+// validated first; invalid rules are not sent.
+func (b *Client) SetGame(ctx context.Context, r GameRules) error {
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("set_game: %w", err)
+	}
+	_, err := b.do(ctx, CmdSetGame, r.Args()...)
+	return err
+}
+
+// SetPosition sends set_position with a gnubg position ID and match ID.
+// The IDs are passed through as strings; they must be single words.
+func (b *Client) SetPosition(ctx context.Context, positionID, matchID string) error {
+	for _, id := range []string{positionID, matchID} {
+		if id == "" || strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' || r == '#' || r == 0x7f }) {
+			return fmt.Errorf("set_position: invalid ID %q", id)
+		}
+	}
+	_, err := b.do(ctx, CmdSetPosition, positionID, matchID)
+	return err
+}
+
+// GenMove asks for the move of the player on roll with the dice in the
+// match ID. It returns the reply normalised to lower case with single
+// spaces: a move in gnubg notation such as "24/18 13/11", or [NoMove]
+// ("none") when no move is legal. A reply that is not move notation is a
+// [*protocol.ReplyError]; legality is not checked here.
+func (b *Client) GenMove(ctx context.Context) (string, error) {
+	text, err := b.do(ctx, CmdGenMove)
+	if err != nil {
+		return "", err
+	}
+	move := NormalizeMove(text)
+	if move == "" {
+		return "", &protocol.ReplyError{Command: CmdGenMove, Reply: text, Reason: "empty move"}
+	}
+	if err := CheckMoveSyntax(move); err != nil {
+		return "", &protocol.ReplyError{Command: CmdGenMove, Reply: text, Reason: err.Error()}
+	}
+	return move, nil
+}
+
+// GenCube asks whether the player on roll doubles before rolling. The reply
+// must be "double" or "no_double" (case-insensitive).
+func (b *Client) GenCube(ctx context.Context) (bool, error) {
+	text, err := b.do(ctx, CmdGenCube)
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(strings.TrimSpace(text)) {
+	case "double":
+		return true, nil
+	case "no_double":
+		return false, nil
+	}
+	return false, &protocol.ReplyError{Command: CmdGenCube, Reply: text, Reason: fmt.Sprintf("reply %s is not double or no_double", quoteShort(text))}
+}
+
+// GenTake asks the player facing a double whether to take, drop or beaver.
+// The reply must be "take", "drop" or "beaver" (case-insensitive).
+func (b *Client) GenTake(ctx context.Context) (TakeDecision, error) {
+	text, err := b.do(ctx, CmdGenTake)
+	if err != nil {
+		return 0, err
+	}
+	d, perr := ParseTakeDecision(strings.TrimSpace(text))
+	if perr != nil {
+		return 0, &protocol.ReplyError{Command: CmdGenTake, Reply: text, Reason: perr.Error()}
+	}
+	return d, nil
+}
+
+// Evaluate asks for the evaluation of the position for the player on roll:
+// p_win p_win_gammon p_win_backgammon p_lose_gammon p_lose_backgammon
+// equity. The reply must hold exactly six finite numbers, the first five
+// between 0 and 1.
+func (b *Client) Evaluate(ctx context.Context) ([6]float64, error) {
+	text, err := b.do(ctx, CmdEvaluate)
+	if err != nil {
+		return [6]float64{}, err
+	}
+	v, perr := ParseEvaluation(text)
+	if perr != nil {
+		return [6]float64{}, &protocol.ReplyError{Command: CmdEvaluate, Reply: text, Reason: perr.Error()}
+	}
+	return v, nil
+}
