@@ -60,7 +60,7 @@ var (
 // them into canonical notation. Rules the file does not state are those of
 // record.DefaultRules.
 func Read(r io.Reader) (*record.Match, error) {
-	p := &parser{m: &record.Match{MatchLength: -1}}
+	p := &parser{m: &record.Match{Rules: backgammon.Rules{MatchLength: -1}}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	var rules ruleTags
@@ -105,7 +105,7 @@ type ruleTags struct {
 	crawford, jacoby, beavers, cube *bool
 }
 
-func (t ruleTags) apply(r record.Rules) record.Rules {
+func (t ruleTags) apply(r backgammon.Rules) backgammon.Rules {
 	if t.variant != nil {
 		r.Variant = *t.variant
 	}

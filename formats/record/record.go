@@ -98,55 +98,30 @@ type Game struct {
 // Finished reports whether the game has a result.
 func (g *Game) Finished() bool { return g.Points > 0 }
 
-// Rules are the settings of a match or session that a record keeps beside
-// the match length. They mirror backgammon.Rules.
-type Rules struct {
-	Variant  backgammon.Variant
-	Crawford bool // match play: the Crawford rule
-	Jacoby   bool // money play: the Jacoby rule
-	Beavers  bool // money play: beavers allowed
-	Cube     bool // false plays without the doubling cube
-}
-
 // Match is a whole match, or a money session when MatchLength is 0.
 type Match struct {
-	Players     [2]string
-	MatchLength int // 0 for a money session
-	Rules       Rules
-	Event       string
-	Round       string
-	Place       string
-	Date        string // as written by the source, preferably YYYY-MM-DD
-	Comment     string
-	Games       []Game
+	Players [2]string
+	// Rules are the variant, the match length (0 for a money session; -1
+	// in a record still being read) and the options in force.
+	backgammon.Rules
+	Event   string
+	Round   string
+	Place   string
+	Date    string // as written by the source, preferably YYYY-MM-DD
+	Comment string
+	Games   []Game
 }
 
 // New returns an empty match record for two players under rules r.
 func New(players [2]string, r backgammon.Rules) *Match {
-	return &Match{
-		Players:     players,
-		MatchLength: r.MatchLength,
-		Rules:       Rules{Variant: r.Variant, Crawford: r.Crawford, Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: r.Cube},
-	}
+	return &Match{Players: players, Rules: r}
 }
 
 // DefaultRules are the rules a format assumes when a file does not say:
 // the standard variant with the cube, the Crawford rule in matches, and
 // neither Jacoby nor beavers.
-func DefaultRules(matchLength int) Rules {
-	return Rules{Variant: backgammon.Standard, Crawford: matchLength > 0, Cube: true}
-}
-
-// EngineRules returns the rules in the form engine/backgammon plays them.
-func (m *Match) EngineRules() backgammon.Rules {
-	return backgammon.Rules{
-		Variant:     m.Rules.Variant,
-		MatchLength: m.MatchLength,
-		Crawford:    m.Rules.Crawford,
-		Jacoby:      m.Rules.Jacoby,
-		Beavers:     m.Rules.Beavers,
-		Cube:        m.Rules.Cube,
-	}
+func DefaultRules(matchLength int) backgammon.Rules {
+	return backgammon.Rules{Variant: backgammon.Standard, MatchLength: matchLength, Crawford: matchLength > 0, Cube: true}
 }
 
 // FinalScore is the score after the last finished game.

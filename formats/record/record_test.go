@@ -96,7 +96,7 @@ func TestBuilderRejects(t *testing.T) {
 }
 
 func TestReplayCanonicalAndResults(t *testing.T) {
-	m := &record.Match{Players: [2]string{"a", "b"}, MatchLength: 1, Rules: record.DefaultRules(1)}
+	m := &record.Match{Players: [2]string{"a", "b"}, Rules: record.DefaultRules(1)}
 	m.Games = []record.Game{{Actions: []record.Action{
 		{Player: 0, Kind: record.Move, Dice: [2]int{3, 1}, Move: "8/5, 6/5"},
 		{Player: 1, Kind: record.Move, Dice: [2]int{6, 6}, Move: "24/18 24/18 13/7 13/7"},
@@ -119,7 +119,7 @@ func TestReplayCanonicalAndResults(t *testing.T) {
 
 func TestReplayErrorsNameGameAndAction(t *testing.T) {
 	base := func() *record.Match {
-		return &record.Match{Players: [2]string{"a", "b"}, MatchLength: 3, Rules: record.DefaultRules(3), Games: []record.Game{{Actions: []record.Action{
+		return &record.Match{Players: [2]string{"a", "b"}, Rules: record.DefaultRules(3), Games: []record.Game{{Actions: []record.Action{
 			{Player: 0, Kind: record.Move, Dice: [2]int{3, 1}, Move: "8/5 6/5"},
 			{Player: 1, Kind: record.Double},
 			{Player: 0, Kind: record.Drop},

@@ -48,7 +48,7 @@ func walk(m *Match, fill bool, visit func(p *Position) error) error {
 	if m.MatchLength < 0 {
 		return fmt.Errorf("bad match length %d", m.MatchLength)
 	}
-	s := backgammon.NewMatch(m.EngineRules())
+	s := backgammon.NewMatch(m.Rules)
 	for gi := range m.Games {
 		g := &m.Games[gi]
 		if err := walkGame(m, s, gi, g, fill, visit); err != nil {

@@ -41,8 +41,8 @@ func Read(r io.Reader) (*record.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &record.Match{MatchLength: -1}
-	var rules *record.Rules
+	m := &record.Match{Rules: backgammon.Rules{MatchLength: -1}}
+	var rules *backgammon.Rules
 	beaver := false
 	for ti, t := range trees {
 		nodes := t.MainLine()
@@ -67,7 +67,7 @@ func nodeErr(n *Node, format string, args ...any) error {
 	return &SyntaxError{Line: n.Line, Column: n.Column, Err: fmt.Errorf(format, args...)}
 }
 
-func readGame(m *record.Match, rules **record.Rules, nodes []*Node, ti int, beaver *bool) (record.Game, error) {
+func readGame(m *record.Match, rules **backgammon.Rules, nodes []*Node, ti int, beaver *bool) (record.Game, error) {
 	root := nodes[0]
 	g := record.Game{Number: ti + 1}
 	if gm, ok := root.Value("GM"); ok && strings.TrimSpace(gm) != "6" {
@@ -280,7 +280,7 @@ func readGame(m *record.Match, rules **record.Rules, nodes []*Node, ti int, beav
 	return g, nil
 }
 
-func variantOf(r *record.Rules) backgammon.Variant {
+func variantOf(r *backgammon.Rules) backgammon.Variant {
 	if r == nil {
 		return backgammon.Standard
 	}

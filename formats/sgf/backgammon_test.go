@@ -53,7 +53,7 @@ func TestReadGnubgSGF(t *testing.T) {
 	}
 
 	tags := recordtest.Replayed(t, recordtest.Load(t, sgf.Read, "testdata/gnubg-nackgammon-tags.sgf"))
-	want := record.Rules{Variant: backgammon.Nackgammon, Crawford: true}
+	want := backgammon.Rules{Variant: backgammon.Nackgammon, MatchLength: 5, Crawford: true}
 	if tags.Rules != want || tags.Event != "My Event" || tags.Round != "3" || tags.Place != "Somewhere" || tags.Comment != `a "quoted" comment` {
 		t.Errorf("tags: %+v", tags)
 	}
