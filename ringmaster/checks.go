@@ -103,8 +103,16 @@ func (r *Ringmaster) Check(ctx context.Context, out, stderr io.Writer) error {
 	return nil
 }
 
-// checkConsistency refuses to continue when the control file's players for
-// a matchup differ from those in its stored results.
+// settingsText is what a matchup's results mean: the game, the seed (the
+// dice of every game), the move limit and the game's canonical settings.
+// Results played under another text must not be pooled with these.
+func settingsText(c *control.Competition, m *control.Matchup) string {
+	return fmt.Sprintf("seed=%d move_limit=%d %s", c.Seed, m.MoveLimit, m.Settings.Canonical())
+}
+
+// checkConsistency refuses to continue when the control file's players or
+// settings for a matchup differ from those its stored results were played
+// under, and records the settings of matchups that have none stored.
 func (r *Ringmaster) checkConsistency(ctx context.Context, st *store.Store) error {
 	results, err := st.Results(ctx)
 	if err != nil {
@@ -114,7 +122,9 @@ func (r *Ringmaster) checkConsistency(ctx context.Context, st *store.Store) erro
 	for _, m := range r.Comp.Matchups {
 		byID[m.ID] = m
 	}
+	played := map[string]bool{}
 	for _, res := range results {
+		played[res.MatchupID] = true
 		m := byID[res.MatchupID]
 		if m == nil {
 			continue
@@ -128,5 +138,61 @@ func (r *Ringmaster) checkConsistency(ctx context.Context, st *store.Store) erro
 				m.ID, a, b, m.PlayerA, m.PlayerB)
 		}
 	}
+	stored, err := st.MatchupSettings(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range r.Comp.Matchups {
+		now := settingsText(r.Comp, m)
+		if old, ok := stored[m.ID]; ok && played[m.ID] && (old[0] != r.Comp.Game || old[1] != now) {
+			key := changedKey(old[1], now)
+			return fmt.Errorf("%s: changed since matchup %s's %s were played (they were played with %s; the control file now says %s).\n"+
+				"Results played under different settings cannot be pooled: restore the setting, or give the changed matchup a new id (id = \"...\") to start it afresh",
+				r.Comp.Where(m, key), m.ID, plural(countOf(results, m.ID), "result"), valueOf(old[1], key), valueOf(now, key))
+		}
+		if err := st.SetMatchupSettings(ctx, m.ID, r.Comp.Game, now); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// changedKey returns the first key whose value differs between two
+// settings texts ("k=v k=v ...").
+func changedKey(old, now string) string {
+	o := strings.Fields(old)
+	n := strings.Fields(now)
+	for i := range min(len(o), len(n)) {
+		if o[i] != n[i] {
+			k, _, _ := strings.Cut(n[i], "=")
+			return k
+		}
+	}
+	return "game"
+}
+
+func valueOf(text, key string) string {
+	for _, f := range strings.Fields(text) {
+		if k, v, ok := strings.Cut(f, "="); ok && k == key {
+			return key + " = " + v
+		}
+	}
+	return "other settings"
+}
+
+func countOf(results []store.GameResult, matchupID string) int {
+	n := 0
+	for _, r := range results {
+		if r.MatchupID == matchupID {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

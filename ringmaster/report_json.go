@@ -56,20 +56,34 @@ func (m JSONMatchup) MarshalJSON() ([]byte, error) {
 	return append(append(data[:len(data)-1], ','), extra[1:]...), nil
 }
 
+// JSONFloat is a figure in the JSON report: a number, or null where there
+// is none (NaN or an infinite bound), so that show --json cannot fail on a
+// figure.
+type JSONFloat float64
+
+// MarshalJSON implements json.Marshaler.
+func (f JSONFloat) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(x)
+}
+
 // JSONInterval is an estimate with its 95% interval.
 type JSONInterval struct {
-	Value float64 `json:"value"`
-	Low   float64 `json:"low"`
-	High  float64 `json:"high"`
-	Basis string  `json:"basis,omitempty"`
+	Value JSONFloat `json:"value"`
+	Low   JSONFloat `json:"low"`
+	High  JSONFloat `json:"high"`
+	Basis string    `json:"basis,omitempty"`
 }
 
 // JSONSPRT is the state of a matchup's sequential test.
 type JSONSPRT struct {
-	LLR      float64 `json:"llr"`
-	Lower    float64 `json:"lower_bound"`
-	Upper    float64 `json:"upper_bound"`
-	Decision string  `json:"decision"`
+	LLR      JSONFloat `json:"llr"`
+	Lower    JSONFloat `json:"lower_bound"`
+	Upper    JSONFloat `json:"upper_bound"`
+	Decision string    `json:"decision"`
 }
 
 // ShowJSON writes the report as JSON.
@@ -107,19 +121,19 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 		if s.played > 0 {
 			sum, basis := s.summary()
 			if finite(sum.Mean, sum.Low, sum.High) {
-				jm.PointsPerGame = &JSONInterval{Value: sum.Mean, Low: sum.Low, High: sum.High, Basis: basis}
+				jm.PointsPerGame = &JSONInterval{Value: JSONFloat(sum.Mean), Low: JSONFloat(sum.Low), High: JSONFloat(sum.High), Basis: basis}
 			}
 		}
 		if s.wins[0] > 0 && s.wins[1] > 0 {
 			elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
 			if finite(elo, lo, hi) {
-				jm.Elo = &JSONInterval{Value: elo, Low: lo, High: hi}
+				jm.Elo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
 			}
 		}
 		if s.sprt != nil {
 			llr, d := s.sprt.state()
 			lo, hi := s.sprt.test.Bounds()
-			jm.SPRT = &JSONSPRT{LLR: llr, Lower: lo, Upper: hi, Decision: d.String()}
+			jm.SPRT = &JSONSPRT{LLR: JSONFloat(llr), Lower: JSONFloat(lo), Upper: JSONFloat(hi), Decision: d.String()}
 		}
 		rep.Matchups = append(rep.Matchups, jm)
 	}

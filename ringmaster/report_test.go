@@ -258,3 +258,22 @@ func TestReportGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestWinsByFirstMover: a player's wins split exactly into those when it
+// moved first and those when the other did. "other moved first: won" used
+// to be games minus the other's wins, so games with no winner (the move
+// limit) counted as wins.
+func TestWinsByFirstMover(t *testing.T) {
+	r := goldenCompetition(t, "golden.toml", goldenPlayoff)
+	for _, s := range r.gather(playoffData(t, r).results) {
+		for i := 0; i < 2; i++ {
+			if got := float64(s.firstWins[i] + s.otherFirstWins[i]); got != s.wins[i] {
+				t.Errorf("matchup %s, %s: %v wins moving first + %v when the other did = %v, want %v",
+					s.m.ID, [2]string{s.m.PlayerA, s.m.PlayerB}[i], s.firstWins[i], s.otherFirstWins[i], got, s.wins[i])
+			}
+		}
+		if s.m.ID == "limits" && s.unknown == 0 {
+			t.Error("the limits matchup has no games without a winner: the test checks nothing")
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -24,14 +25,56 @@ func (r *Ringmaster) Show(ctx context.Context, w io.Writer) error {
 	})
 }
 
-// Report rewrites CODE.report and prints it.
+// Report rewrites CODE.report and prints it, and rewrites any record
+// file in CODE.games/ that is missing or differs from the database (a
+// kill between the commit and the file, a full disk, a user's edit).
 func (r *Ringmaster) Report(ctx context.Context, w io.Writer) error {
 	return r.withExistingStore(ctx, func(st *store.Store) error {
 		if err := r.writeReport(ctx, st); err != nil {
 			return err
 		}
-		return r.printFullReport(ctx, st, w)
+		if err := r.printFullReport(ctx, st, w); err != nil {
+			return err
+		}
+		if !r.Comp.RecordGames {
+			return nil
+		}
+		n, err := r.rebuildRecords(ctx, st)
+		if n > 0 {
+			fmt.Fprintf(w, "\nrewrote %d record file(s) in %s from the database\n", n, r.GamesDir())
+		}
+		return err
 	})
+}
+
+// rebuildRecords rewrites the record files that are missing or differ
+// from the stored records, and returns how many it wrote.
+func (r *Ringmaster) rebuildRecords(ctx context.Context, st *store.Store) (int, error) {
+	finished, _, err := st.GameIDs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(r.GamesDir(), 0o755); err != nil {
+		return 0, fmt.Errorf("create %s: %w", r.GamesDir(), err)
+	}
+	n := 0
+	for _, id := range finished {
+		records, err := st.Records(ctx, id)
+		if err != nil {
+			return n, err
+		}
+		for format, text := range records {
+			path := filepath.Join(r.GamesDir(), id+"."+format)
+			if old, err := os.ReadFile(path); err == nil && string(old) == text {
+				continue
+			}
+			if err := writeFileAtomic(path, []byte(text)); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
 }
 
 // withExistingStore opens the database for fn, refusing to create one.
@@ -208,7 +251,7 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 		o := 1 - i
 		fmt.Fprintf(tw, "%s\t%g\t%s\t%d/%d\t%s\t%d/%d\t%s\t", codes[i], s.wins[i], pct(s.wins[i], float64(s.played)),
 			s.firstWins[i], s.firstGames[i], pct(float64(s.firstWins[i]), float64(s.firstGames[i])),
-			s.firstGames[o]-s.firstWins[o], s.firstGames[o], pct(float64(s.firstGames[o]-s.firstWins[o]), float64(s.firstGames[o])))
+			s.otherFirstWins[i], s.firstGames[o], pct(float64(s.otherFirstWins[i]), float64(s.firstGames[o])))
 		for _, c := range columns {
 			fmt.Fprintf(tw, "%d\t", s.totals[c][i])
 		}

@@ -51,13 +51,17 @@ func (r *Ringmaster) openStore(ctx context.Context) (*store.Store, error) {
 // ErrAlreadyRunning is returned when another run holds the competition.
 var ErrAlreadyRunning = errors.New("competition is already running")
 
-// lock takes the run lock: an exclusive flock on CODE.log, which the run
-// keeps open for its event log. The kernel drops it when the process dies,
-// so a killed run never leaves a stale lock.
+// lock takes the run lock: an exclusive flock on the database file
+// CODE.db itself, which a user does not delete while a run lives (the log,
+// rotated or cleaned, is no place for it). SQLite's own locks are fcntl
+// locks, which flock does not touch on Linux. The kernel drops the lock
+// when the process dies, so a killed run never leaves a stale one. The
+// caller closes the returned file only after closing its store: closing
+// any descriptor of the file drops the process's fcntl locks on it.
 func (r *Ringmaster) lock() (*os.File, error) {
-	f, err := os.OpenFile(r.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(r.DBPath(), os.O_RDWR, 0)
 	if err != nil {
-		return nil, fmt.Errorf("open log: %w", err)
+		return nil, fmt.Errorf("lock %s: %w", r.DBPath(), err)
 	}
 	// A run killed a moment ago may still hold the lock briefly through a
 	// child caught between fork and exec, so a busy lock is retried for a
@@ -70,7 +74,7 @@ func (r *Ringmaster) lock() (*os.File, error) {
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", r.LogPath(), err)
+			return nil, fmt.Errorf("lock %s: %w", r.DBPath(), err)
 		}
 		if time.Now().After(deadline) {
 			f.Close()
@@ -91,13 +95,16 @@ func (r *Ringmaster) Stop() error {
 // Reset deletes the competition's state and outputs, after making sure no
 // run holds it. Errors are collected and the deletion goes on.
 func (r *Ringmaster) Reset() error {
-	f, err := r.lock()
-	if err != nil {
-		return err
+	if _, err := os.Stat(r.DBPath()); err == nil {
+		f, err := r.lock()
+		if err != nil {
+			return err
+		}
+		// Held while deleting, so that no run starts half-way through.
+		defer f.Close()
 	}
-	f.Close()
 	var errs []error
-	for _, p := range []string{r.DBPath(), r.DBPath() + "-wal", r.DBPath() + "-shm", r.LogPath(), r.CmdPath(), r.ReportPath()} {
+	for _, p := range []string{r.DBPath(), r.DBPath() + "-wal", r.DBPath() + "-shm", r.DBPath() + "-journal", r.LogPath(), r.CmdPath(), r.ReportPath()} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}

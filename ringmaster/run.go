@@ -38,6 +38,19 @@ type RunOptions struct {
 	MaxVoids int
 }
 
+// MaxParallel is the most games a run plays at once (--parallel).
+const MaxParallel = 1024
+
+// gamesLeft is how many of the competition's planned games are not yet
+// finished.
+func gamesLeft(c *control.Competition, finished int) int {
+	planned := 0
+	for _, m := range c.Matchups {
+		planned += m.NumberOfGames
+	}
+	return max(0, planned-finished)
+}
+
 // How a run ended.
 type RunStatus int
 
@@ -74,6 +87,9 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	if opts.Parallel < 1 {
 		opts.Parallel = 1
 	}
+	if opts.Parallel > MaxParallel {
+		return Stopped, fmt.Errorf("--parallel %d is more than the most games a run plays at once (%d)", opts.Parallel, MaxParallel)
+	}
 	if opts.MaxVoids <= 0 {
 		opts.MaxVoids = 3
 	}
@@ -83,19 +99,26 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	if opts.Errors == nil {
 		opts.Errors = os.Stderr
 	}
-	logFile, err := r.lock()
-	if err != nil {
-		return Stopped, err
-	}
-	defer logFile.Close()
-	ev := &eventLog{w: logFile, errs: opts.Errors}
-	os.Remove(r.CmdPath()) // a stale stop request must not stop this run
-
 	st, err := r.openStore(ctx)
 	if err != nil {
 		return Stopped, err
 	}
-	defer st.Close()
+	lock, err := r.lock()
+	if err != nil {
+		st.Close()
+		return Stopped, err
+	}
+	defer func() {
+		st.Close()
+		lock.Close() // after the store: see lock
+	}()
+	logFile, err := os.OpenFile(r.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return Stopped, fmt.Errorf("open log: %w", err)
+	}
+	defer logFile.Close()
+	ev := &eventLog{w: logFile, errs: opts.Errors}
+	os.Remove(r.CmdPath()) // a stale stop request must not stop this run
 	if err := r.checkConsistency(ctx, st); err != nil {
 		return Stopped, err
 	}
@@ -128,8 +151,14 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	if err := run.startSPRTs(ctx); err != nil {
 		return Stopped, err
 	}
+	// No more workers than games left to start: a worker is a goroutine,
+	// and each holds two engines while it plays.
+	workers := min(opts.Parallel, max(1, gamesLeft(r.Comp, len(finished))))
+	if opts.MaxGames >= 0 {
+		workers = min(workers, max(1, opts.MaxGames))
+	}
 	ev.printf("run %d started with max_games %d, %d worker(s); %d game(s) already played, %d to replay",
-		runID, opts.MaxGames, opts.Parallel, len(finished), len(running))
+		runID, opts.MaxGames, workers, len(finished), len(running))
 	if r.Comp.RecordGames {
 		if err := os.MkdirAll(r.GamesDir(), 0o755); err != nil {
 			return Stopped, fmt.Errorf("create %s: %w", r.GamesDir(), err)
@@ -139,7 +168,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	run.disp.start(ctx)
 
 	var wg sync.WaitGroup
-	for slot := 0; slot < opts.Parallel; slot++ {
+	for slot := 0; slot < workers && ctx.Err() == nil; slot++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -321,7 +350,8 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		}
 	}()
 	for i, code := range codes {
-		o := launchOptions{gameID: job.GameID, slot: slot, stderr: run.log.engineWriter(code, job.GameID)}
+		o := launchOptions{gameID: job.GameID, slot: slot,
+			stderr: run.log.engineWriter(code, job.GameID, run.rm.Comp.Players[code].StderrLimit)}
 		if transcript != nil {
 			o.transcript = transcript.hook(code)
 		}

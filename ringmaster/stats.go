@@ -18,6 +18,7 @@ type matchupStats struct {
 	wins           [2]float64
 	firstGames     [2]int // games in which A (B) moved first
 	firstWins      [2]int // ... and won
+	otherFirstWins [2]int // games A (B) won in which the other moved first
 	points         []float64
 	pairs          map[int]*[2]float64
 	pairSeen       map[int]int
@@ -83,8 +84,12 @@ func (s *matchupStats) add(res store.GameResult) {
 	}
 	if f := idx(res.FirstMover); f >= 0 {
 		s.firstGames[f]++
-		if w == f {
+		switch w {
+		case f:
 			s.firstWins[f]++
+		case 1 - f:
+			// Counted directly: a game with no winner is nobody's win.
+			s.otherFirstWins[w]++
 		}
 	}
 	if fb := idx(res.ForfeitBy); fb >= 0 {

@@ -85,6 +85,10 @@ const (
 	KindBuiltin = "builtin"
 )
 
+// DefaultStderrLimit is how much of an engine's stderr the event log keeps
+// per game when the control file sets no stderr_limit.
+const DefaultStderrLimit = 1_000_000
+
 // DefaultTimeout is a player's per-decision timeout when the control file
 // sets none.
 const DefaultTimeout = 60 * time.Second
@@ -96,6 +100,8 @@ type Competition struct {
 	Dir  string // the absolute directory holding the file
 	Type string // Playoff or AllPlayAll
 	Game string // the game's name
+	// lines maps key paths ("matchups[1].match_length") to their lines.
+	lines map[string]int
 	// Warnings are problems that do not stop the competition, such as a
 	// deprecated key; the command prints them.
 	Warnings    []string
@@ -128,14 +134,21 @@ type Player struct {
 	Environ         map[string]string // merged over the inherited environment
 	StartupCommands []string
 	DiscardStderr   bool
-	Timeout         time.Duration // per decision
-	Plies           int           // KindGnubg only
-	Noise           float64       // KindGnubg only
-	Args            []string      // KindBuiltin only
+	// StderrLimit is how many bytes of the engine's stderr the event log
+	// keeps per game (0: no limit); over a run, an engine keeps at most
+	// 20 times that.
+	StderrLimit int64
+	Timeout     time.Duration // per decision
+	Plies       int           // KindGnubg only
+	Noise       float64       // KindGnubg only
+	Args        []string      // KindBuiltin only
 }
 
 // Matchup is a pair of players and the settings of their games.
 type Matchup struct {
+	// Path is the matchup's table in the control file ("matchups[1]"), or
+	// empty for a matchup derived from top-level keys (all-play-all).
+	Path    string
 	ID      string
 	Name    string
 	PlayerA string
@@ -171,6 +184,26 @@ type matchupDefaults struct {
 type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64
+}
+
+// Where names the place in the control file that sets key for matchup m:
+// "file:line: matchups[1].key" when the matchup's table sets it,
+// "file:line: key" when the top level does, else the matchup's table.
+func (c *Competition) Where(m *Matchup, key string) string {
+	var candidates []string
+	if m.Path != "" {
+		candidates = append(candidates, m.Path+"."+key)
+	}
+	candidates = append(candidates, key)
+	if m.Path != "" {
+		candidates = append(candidates, m.Path)
+	}
+	for _, k := range candidates {
+		if line, ok := c.lines[k]; ok {
+			return fmt.Sprintf("%s:%d: %s", c.Path, line, k)
+		}
+	}
+	return fmt.Sprintf("%s: %s", c.Path, key)
 }
 
 // Plans returns the matchups as the competitions package schedules them.
@@ -230,12 +263,16 @@ func Load(path string, games ...Game) (*Competition, error) {
 		}
 		return nil, err
 	}
-	return Parse(path, data, games...)
+	return parse(path, data, true, games)
 }
 
 // Parse parses a control file's contents. name is the file's path: it gives
 // the competition code and directory and prefixes error messages.
 func Parse(name string, data []byte, games ...Game) (*Competition, error) {
+	return parse(name, data, false, games)
+}
+
+func parse(name string, data []byte, checkFiles bool, games []Game) (*Competition, error) {
 	ext := filepath.Ext(name)
 	if ForbiddenExtension(ext) {
 		return nil, ErrorList{{File: name, Msg: fmt.Sprintf("forbidden control file extension %q (the ringmaster writes files ending so)", ext)}}
@@ -248,7 +285,7 @@ func Parse(name string, data []byte, games ...Game) (*Competition, error) {
 	if err != nil {
 		dir = filepath.Dir(name)
 	}
-	l := &loader{file: name, dir: dir, games: games}
+	l := &loader{file: name, dir: dir, games: games, checkFiles: checkFiles}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return nil, ErrorList{l.tomlError(err)}
@@ -257,6 +294,7 @@ func Parse(name string, data []byte, games ...Game) (*Competition, error) {
 	c := &Competition{Path: name, Code: code, Dir: dir}
 	l.competition(c, doc)
 	c.Warnings = l.warns
+	c.lines = l.lines
 	if len(l.errs) > 0 {
 		sort.SliceStable(l.errs, func(i, j int) bool { return l.errs[i].Line < l.errs[j].Line })
 		return nil, l.errs
@@ -270,9 +308,12 @@ type loader struct {
 	dir   string
 	games []Game
 	game  Game // the competition's game, once known
-	lines map[string]int
-	errs  ErrorList
-	warns []string
+	// checkFiles makes the checks that look at the file system (a
+	// player's cwd exists); Load sets it, Parse alone does not.
+	checkFiles bool
+	lines      map[string]int
+	errs       ErrorList
+	warns      []string
 }
 
 func (l *loader) tomlError(err error) *Error {
@@ -314,16 +355,16 @@ func matchupKeys() []string {
 	return []string{"players", "id", "name", "number_of_games", "alternating"}
 }
 func playerKeys() []string {
-	return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "timeout", "plies", "noise", "args"}
+	return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout", "plies", "noise", "args"}
 }
 
 // playerKindKeys returns the keys a player of the given kind may set.
 func playerKindKeys(kind string) []string {
 	switch kind {
 	case KindProtocol:
-		return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "timeout"}
+		return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout"}
 	case KindGnubg:
-		return []string{"kind", "command", "cwd", "environ", "discard_stderr", "timeout", "plies", "noise"}
+		return []string{"kind", "command", "cwd", "environ", "discard_stderr", "stderr_limit", "timeout", "plies", "noise"}
 	case KindBuiltin:
 		return []string{"kind", "args", "startup_commands", "timeout"}
 	}
@@ -461,7 +502,7 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 // isIdentifier reports whether s is a valid player code or matchup id:
 // non-empty, of ASCII letters, digits and -!$%&*+.:;<=>?^_~ (as gomill).
 func isIdentifier(s string) bool {
-	if s == "" {
+	if s == "" || len(s) > MaxIdentifier {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -476,7 +517,12 @@ func isIdentifier(s string) bool {
 	return true
 }
 
-const identifierChars = "letters, digits and -!$%&*+.:;<=>?^_~"
+// MaxIdentifier is the longest player code or matchup id: game ids and
+// record file names are built from them, and file systems take 255 bytes
+// a name.
+const MaxIdentifier = 64
+
+const identifierChars = "at most 64 letters, digits and -!$%&*+.:;<=>?^_~"
 
 func (l *loader) player(p keyPath, code string, v any) *Player {
 	if !isIdentifier(code) {
@@ -487,7 +533,7 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 		return nil
 	}
 	errs := len(l.errs)
-	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout}
+	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit}
 	if v, ok := t["kind"]; ok {
 		if s, ok := l.str(p.key("kind"), v); ok {
 			kinds := []string{KindProtocol, KindGnubg, KindBuiltin}
@@ -523,6 +569,13 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 				l.errorf(p.key("cwd"), "empty directory")
 			} else {
 				pl.Cwd = l.resolve(s)
+				if l.checkFiles {
+					if fi, err := os.Stat(pl.Cwd); err != nil {
+						l.errorf(p.key("cwd"), "directory %s: %v", pl.Cwd, errors.Unwrap(err))
+					} else if !fi.IsDir() {
+						l.errorf(p.key("cwd"), "%s is not a directory", pl.Cwd)
+					}
+				}
 			}
 		}
 	}
@@ -561,6 +614,11 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 	if v, ok := t["timeout"]; ok {
 		if d, ok := l.duration(p.key("timeout"), v); ok {
 			pl.Timeout = d
+		}
+	}
+	if v, ok := t["stderr_limit"]; ok {
+		if n, ok := (Value{l: l, p: p.key("stderr_limit"), raw: v}).Int(0, 1<<40); ok {
+			pl.StderrLimit = int64(n)
 		}
 	}
 	if v, ok := t["plies"]; ok {
@@ -717,7 +775,7 @@ func (l *loader) playoff(c *Competition, doc map[string]any, defaults matchupDef
 		p := mp.at(i)
 		l.checkKeys(p, t, append(append(matchupKeys(), matchupSettingKeys()...), settingKeys(l.game)...), nil, "")
 		errs := len(l.errs)
-		m := &Matchup{ID: strconv.Itoa(i), NumberOfGames: defaultGames, Alternating: defaultAlternating}
+		m := &Matchup{Path: p.String(), ID: strconv.Itoa(i), NumberOfGames: defaultGames, Alternating: defaultAlternating}
 
 		if v, ok := t["players"]; !ok {
 			l.errorf(p.key("players"), "required: a list of two player codes")
@@ -793,8 +851,8 @@ func (l *loader) allPlayAll(c *Competition, doc map[string]any, defaults matchup
 	if v, ok := doc["competitors"]; !ok {
 		l.errorf(cp, "required: a list of player codes")
 	} else if codes, ok := l.strList(cp, v); ok {
-		if len(codes) == 0 {
-			l.errorf(cp, "empty list")
+		if len(codes) < 2 {
+			l.errorf(cp, "an all-play-all needs at least two competitors, got %d", len(codes))
 		}
 		if len(codes) > MaxCompetitors {
 			l.errorf(cp, "too many competitors: %d (at most %d)", len(codes), MaxCompetitors)

@@ -54,6 +54,11 @@ const oneMatchup = `
 players = ["a", "b"]
 `
 
+// withTop returns playoffHead with lines added at top level.
+func withTop(lines string) string {
+	return strings.Replace(playoffHead, "number_of_games = 10\n", "number_of_games = 10\n"+lines+"\n", 1)
+}
+
 // marker ends the line an expected error should name.
 const marker = "#<"
 
@@ -105,7 +110,7 @@ func TestParseErrors(t *testing.T) {
 			"players: required: define players in [players.CODE] tables"},
 		{"players not table", "competition_type = \"playoff\"\ngame = \"backgammon\"\nnumber_of_games = 2\nplayers = 3 " + marker + "\n" + oneMatchup, "players: must be a table, not an integer"},
 		{"empty players", "competition_type = \"playoff\"\ngame = \"backgammon\"\nnumber_of_games = 2\nplayers = {} " + marker + "\n" + oneMatchup, "players: no players defined"},
-		{"bad code", pm("[players.\"a b\"] " + marker + "\ncommand = \"x\"\n"), `players."a b": invalid player code "a b": use letters, digits and -!$%&*+.:;<=>?^_~`},
+		{"bad code", pm("[players.\"a b\"] " + marker + "\ncommand = \"x\"\n"), `players."a b": invalid player code "a b": use at most 64 letters, digits and -!$%&*+.:;<=>?^_~`},
 		{"player not table", strings.Replace(pm(""), "[players.a]", "[players]\nc = 3 "+marker+"\n[players.a]", 1), "players.c: must be a table, not an integer"},
 		{"no command", player("cwd = \"/\""), `players.c.command: required for a player of kind "protocol"`},
 		{"unknown kind", player("kind = \"remote\" " + marker), `players.c.kind: unknown player kind "remote" (want "protocol", "builtin" or "gnubg")`},
@@ -155,7 +160,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown player inline", "matchups = [\n  {players = [\"a\", \"b\"]},\n  {players = [\"x\", \"b\"]}, " + marker + "\n]\n" + po(""), `matchups[1].players: unknown player "x"`},
 		{"duplicate id", po("[[matchups]]\nplayers = [\"a\", \"b\"]\nid = \"m\"\n[[matchups]]\nplayers = [\"a\", \"b\"]\nid = \"m\" " + marker), `matchups[1].id: duplicate matchup id "m" (also used by matchups[0])`},
 		{"duplicate default id", po("[[matchups]]\nplayers = [\"a\", \"b\"]\nid = \"1\"\n[[matchups]] " + marker + "\nplayers = [\"a\", \"b\"]\n"), `matchups[1].id: duplicate matchup id "1" (also used by matchups[0])`},
-		{"bad id", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\nid = \"x y\" " + marker), `matchups[1].id: invalid matchup id "x y": use letters, digits and -!$%&*+.:;<=>?^_~`},
+		{"bad id", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\nid = \"x y\" " + marker), `matchups[1].id: invalid matchup id "x y": use at most 64 letters, digits and -!$%&*+.:;<=>?^_~`},
 		{"id not string", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\nid = 3 " + marker), "matchups[1].id: must be a string, not an integer"},
 		{"name not string", pm("[[matchups]]\nplayers = [\"a\", \"b\"]\nname = 3 " + marker), "matchups[1].name: must be a string, not an integer"},
 		{"no number of games", noNumber + "\n[[matchups]] " + marker + "\nplayers = [\"a\", \"b\"]\n", "matchups[0].number_of_games: required: set it here or at top level"},
@@ -180,7 +185,7 @@ func TestParseErrors(t *testing.T) {
 
 		// All-play-all.
 		{"no competitors", apa("rounds = 2\n"), "competitors: required: a list of player codes"},
-		{"empty competitors", "competitors = [] " + marker + "\nrounds = 2\n" + apa(""), "competitors: empty list"},
+		{"empty competitors", "competitors = [] " + marker + "\nrounds = 2\n" + apa(""), "competitors: an all-play-all needs at least two competitors, got 0"},
 		{"competitors string", "competitors = \"a\" " + marker + "\nrounds = 2\n" + apa(""), "competitors: must be an array of strings, not a string"},
 		{"unknown competitor", "competitors = [\"a\",\n \"x\"] " + marker + "\nrounds = 2\n" + apa(""), `competitors[1]: unknown player "x"`},
 		{"duplicate competitor", "competitors = [\"a\", \"b\",\n \"a\"] " + marker + "\nrounds = 2\n" + apa(""), `competitors[2]: duplicate competitor "a"`},
@@ -295,11 +300,12 @@ cwd = "work"
 environ = { LC_ALL = "C", "SEED" = "7" }
 startup_commands = ["name", "version"]
 discard_stderr = true
+stderr_limit = 5000
 timeout = 2.5
 
 [players."x.y"]
 command = ["bgbot", "--level", "x"]
-cwd = "/abs"
+cwd = "/"
 
 [[matchups]]
 players = ["net", "gnubg0"]
@@ -331,6 +337,9 @@ func TestParseFullExample(t *testing.T) {
 	if err := os.WriteFile(path, []byte(fullExample), 0o666); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(dir, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	c, err := load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +348,7 @@ func TestParseFullExample(t *testing.T) {
 		Variant: "standard", Dice: "paired", SkipForced: true}
 	hyper := *top
 	hyper.Variant = "hypergammon3"
-	net := &Player{Code: "net", Kind: KindBuiltin, Timeout: 90 * time.Second,
+	net := &Player{Code: "net", Kind: KindBuiltin, Timeout: 90 * time.Second, StderrLimit: DefaultStderrLimit,
 		Args: []string{"--level", "net", "--plies", "0"}, StartupCommands: []string{"set_option x 1"}}
 	net2 := *net
 	net2.Code = "net#2"
@@ -356,8 +365,8 @@ func TestParseFullExample(t *testing.T) {
 		Players: map[string]*Player{
 			"net":    net,
 			"net#2":  &net2,
-			"gnubg0": {Code: "gnubg0", Kind: KindGnubg, Plies: 2, Noise: 0.05, Timeout: 5 * time.Second},
-			"gnubg-custom": {Code: "gnubg-custom", Kind: KindGnubg, Noise: 1, Timeout: DefaultTimeout,
+			"gnubg0": {Code: "gnubg0", Kind: KindGnubg, Plies: 2, Noise: 0.05, Timeout: 5 * time.Second, StderrLimit: DefaultStderrLimit},
+			"gnubg-custom": {Code: "gnubg-custom", Kind: KindGnubg, Noise: 1, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit,
 				Command: []string{"/opt/gnubg/bin/gnubg", "-t"}},
 			"eng": {Code: "eng", Kind: KindProtocol,
 				Command:         []string{filepath.Join(dir, "bin/engine"), "--depth", "two words", "x y"},
@@ -365,8 +374,9 @@ func TestParseFullExample(t *testing.T) {
 				Environ:         map[string]string{"LC_ALL": "C", "SEED": "7"},
 				StartupCommands: []string{"name", "version"},
 				DiscardStderr:   true,
+				StderrLimit:     5000,
 				Timeout:         2500 * time.Millisecond},
-			"x.y": {Code: "x.y", Kind: KindProtocol, Command: []string{"bgbot", "--level", "x"}, Cwd: "/abs", Timeout: DefaultTimeout},
+			"x.y": {Code: "x.y", Kind: KindProtocol, Command: []string{"bgbot", "--level", "x"}, Cwd: "/", Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit},
 		},
 		Matchups: []*Matchup{
 			{ID: "0", Name: "net v gnubg0", PlayerA: "net", PlayerB: "gnubg0", NumberOfGames: 100, Alternating: true, MoveLimit: 500, Settings: top},
@@ -669,5 +679,78 @@ func TestSPRTSettings(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("error %v, want %q", err, b.want)
 		}
+	}
+}
+
+// TestLoadChecksFiles covers what Load checks on the file system and
+// Parse cannot: a cwd that does not exist used to fail at launch as
+// "fork/exec BINARY: no such file or directory", blaming the binary.
+func TestLoadChecksFiles(t *testing.T) {
+	dir := t.TempDir()
+	src := playoffHead + oneMatchup + "\n[players.c]\ncommand = \"c\"\ncwd = \"nowhere\"\n"
+	path := filepath.Join(dir, "cwd.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := load(path)
+	want := fmt.Sprintf("players.c.cwd: directory %s: no such file or directory", filepath.Join(dir, "nowhere"))
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Load: %v, want %q", err, want)
+	}
+	if _, err := parse(path, []byte(src)); err != nil {
+		t.Errorf("Parse (no file checks): %v", err)
+	}
+}
+
+// TestLongIdentifiers: ids become file names (ID_N.sgf, ID_N-ATTEMPT.sgf),
+// so a 300-character id used to fail every record write.
+func TestLongIdentifiers(t *testing.T) {
+	long := strings.Repeat("x", MaxIdentifier+1)
+	ok := strings.Repeat("y", MaxIdentifier)
+	for _, tc := range []struct{ src, want string }{
+		{playoffHead + "[players." + long + "]\ncommand = \"z\"\n" + oneMatchup, "invalid player code"},
+		{playoffHead + oneMatchup + "id = \"" + long + "\"\n", "invalid matchup id"},
+	} {
+		if _, err := parse("t.toml", []byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v, want %q", err, tc.want)
+		}
+	}
+	if _, err := parse("t.toml", []byte(playoffHead+oneMatchup+"id = \""+ok+"\"\n")); err != nil {
+		t.Errorf("a %d-character id: %v", MaxIdentifier, err)
+	}
+}
+
+// TestNonFiniteNumbers: sprt = { elo0 = nan } used to be accepted and the
+// test never decided; no number in a control file may be NaN or infinite.
+func TestNonFiniteNumbers(t *testing.T) {
+	for _, v := range []string{"nan", "inf", "-inf", "+inf"} {
+		src := withTop("sprt = { elo0 = "+v+", elo1 = 5 }") + oneMatchup
+		if _, err := parse("t.toml", []byte(src)); err == nil || !strings.Contains(err.Error(), "sprt.elo0: must be a finite number") {
+			t.Errorf("elo0 = %s: %v", v, err)
+		}
+		src = playoffHead + oneMatchup + "\n[players.g]\nkind = \"gnubg\"\nnoise = " + v + "\n"
+		if _, err := parse("t.toml", []byte(src)); err == nil || !strings.Contains(err.Error(), "noise: must be a finite number") {
+			t.Errorf("noise = %s: %v", v, err)
+		}
+	}
+}
+
+func TestAllPlayAllNeedsTwo(t *testing.T) {
+	src := "competition_type = \"allplayall\"\ngame = \"backgammon\"\nrounds = 2\ncompetitors = [\"a\"]\n[players.a]\ncommand = \"a\"\n"
+	if _, err := parse("t.toml", []byte(src)); err == nil || !strings.Contains(err.Error(), "at least two competitors, got 1") {
+		t.Errorf("one competitor: %v", err)
+	}
+}
+
+func TestMaxMovesDeprecated(t *testing.T) {
+	c, err := parse("t.toml", []byte(withTop("max_moves = 50")+oneMatchup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Matchups[0].MoveLimit != 50 || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "max_moves: deprecated: use move_limit") {
+		t.Errorf("move limit %d, warnings %q", c.Matchups[0].MoveLimit, c.Warnings)
+	}
+	if _, err := parse("t.toml", []byte(withTop("max_moves = 50\nmove_limit = 40")+oneMatchup)); err == nil {
+		t.Error("both max_moves and move_limit accepted")
 	}
 }

@@ -1,0 +1,246 @@
+package ringmaster_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/games"
+)
+
+// These tests each cover a finding of the hostile review (issue
+// "Hardening"); each failed on the code before its fix.
+
+func fakeControl(numberOfGames int, extraPlayer, extraTop string) string {
+	return fmt.Sprintf(`competition_type = "playoff"
+game = "backgammon"
+number_of_games = %d
+%s
+[players.a]
+command = [%q]
+%s
+[players.b]
+command = [%q]
+
+[[matchups]]
+id = "ab"
+players = ["a", "b"]
+`, numberOfGames, extraTop, fakeEngine, extraPlayer, fakeEngine)
+}
+
+func quietRun(t *testing.T, rm *ringmaster.Ringmaster, parallel int) (ringmaster.RunStatus, error) {
+	t.Helper()
+	return rm.Run(context.Background(), ringmaster.RunOptions{Parallel: parallel, MaxGames: -1, Quiet: true,
+		Display: io.Discard, Errors: io.Discard})
+}
+
+// The run lock used to live on CODE.log: deleting the log during a run let
+// a second run start beside the first, and reset delete the database under
+// it. It is now on the database itself.
+func TestLockSurvivesDeletedLog(t *testing.T) {
+	dir := t.TempDir()
+	// Each game takes a second to start, so that the first run is still
+	// going while the second and reset each retry the lock for 2 s.
+	ctl := writeControl(t, dir, "lock.toml", strings.Replace(fakeControl(8, "", ""), `players = ["a", "b"]`, `players = ["a", "slow"]`, 1)+
+		"\n[players.slow]\ncommand = [\""+fakeEngine+"\", \"--slow-start\", \"1s\"]\n")
+	first, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := quietRun(t, first, 1)
+		done <- err
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if data, _ := os.ReadFile(first.LogPath()); strings.Contains(string(data), "starting game") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first run did not start a game")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := os.Remove(first.LogPath()); err != nil {
+		t.Fatal(err)
+	}
+	second, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, second, 1); !errors.Is(err, ringmaster.ErrAlreadyRunning) {
+		t.Errorf("a second run with the log deleted: %v, want ErrAlreadyRunning", err)
+	}
+	if err := second.Reset(); !errors.Is(err, ringmaster.ErrAlreadyRunning) {
+		t.Errorf("reset during a run: %v, want ErrAlreadyRunning", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("first run: %v", err)
+	}
+	if n := len(readResults(t, first.DBPath())); n != 8 {
+		t.Errorf("%d results after the first run, want 8", n)
+	}
+	if err := second.Reset(); err != nil {
+		t.Errorf("reset after the run: %v", err)
+	}
+	if _, err := os.Stat(first.DBPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("reset left the database: %v", err)
+	}
+}
+
+// Changing what a matchup's games mean after some are played used to be
+// accepted, pooling money games with 5-point matches.
+func TestChangedSettingsRefused(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "change.toml", fakeControl(2, "", ""))
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{strings.Replace(fakeControl(4, "", ""), `players = ["a", "b"]`, "players = [\"a\", \"b\"]\nmatch_length = 5", 1),
+			"change.toml:14: matchups[0].match_length: changed since matchup ab's 2 results were played (they were played with match_length = 0; the control file now says match_length = 5)"},
+		{fakeControl(4, "", "seed = 9"), "change.toml:4: seed: changed"},
+		{fakeControl(4, "", "cube = false"), "change.toml:4: cube: changed"},
+		{fakeControl(4, "", "variant = \"nackgammon\""), "change.toml:4: variant: changed"},
+	} {
+		writeControl(t, dir, "change.toml", tc.text)
+		rm, err := ringmaster.New(ctl, games.All()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = quietRun(t, rm, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "new id") {
+			t.Errorf("error %v\nwant it to contain %q and how to start a new matchup id", err, tc.want)
+		}
+	}
+	// More games under the same settings are fine.
+	writeControl(t, dir, "change.toml", fakeControl(4, "", ""))
+	rm, err = ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 1); err != nil {
+		t.Errorf("more games, same settings: %v", err)
+	}
+	if n := len(readResults(t, rm.DBPath())); n != 4 {
+		t.Errorf("%d results, want 4", n)
+	}
+}
+
+// --parallel had no bound: a huge value spun for minutes ignoring signals.
+func TestParallelBounded(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "par.toml", fakeControl(2, "", ""))
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 99999999999); err == nil || !strings.Contains(err.Error(), "more than the most") {
+		t.Errorf("-j 99999999999: %v", err)
+	}
+	start := time.Now()
+	if _, err := quietRun(t, rm, ringmaster.MaxParallel); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(rm.LogPath())
+	if !strings.Contains(string(log), "2 worker(s)") {
+		t.Errorf("workers not bounded by the games left; log:\n%s", log)
+	}
+	t.Logf("-j %d with 2 games: %v", ringmaster.MaxParallel, time.Since(start))
+}
+
+// An engine's stderr used to reach CODE.log without a cap (1.56 GB in
+// 10.8 s), and its lines could pass for the ringmaster's.
+func TestEngineStderrCapped(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "spew.toml", strings.Replace(fakeControl(2, "", ""), "command = [\""+fakeEngine+"\"]\n\n[players.b]",
+		"command = [\""+fakeEngine+"\", \"--spew\", \"200000\"]\nstderr_limit = 50000\n\n[players.b]", 1))
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 1); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(rm.LogPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(log)
+	if len(text) > 2*(2*50000)+20000 {
+		t.Errorf("log is %d bytes with stderr_limit 50000 and 2 games", len(text))
+	}
+	if strings.Count(text, "stderr limit reached") != 2 {
+		t.Errorf("the limit is not reported once per game:\n%s", tail(text, 2000))
+	}
+	if !strings.Contains(text, "game ab_1: ") || !strings.Contains(text, "run 1 finished") {
+		t.Errorf("the ringmaster's own events were lost:\n%s", tail(text, 2000))
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "\x1b") || strings.Contains(line, "\r") {
+			t.Errorf("a control character reached the log: %q", line)
+		}
+		if strings.Contains(line, "forged") && !strings.Contains(line, "engine[a ") {
+			t.Errorf("an engine line without its tag: %q", line)
+		}
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// Record files used to be written in place after the commit: a kill could
+// leave an empty .mat. Report now rewrites any missing or damaged record
+// from the database.
+func TestReportRebuildsRecords(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "rec.toml", fakeControl(2, "", ""))
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 1); err != nil {
+		t.Fatal(err)
+	}
+	mat := filepath.Join(rm.GamesDir(), "ab_0.mat")
+	sgf := filepath.Join(rm.GamesDir(), "ab_1.sgf")
+	want, err := os.ReadFile(mat)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("record %s: %v", mat, err)
+	}
+	wantSGF, _ := os.ReadFile(sgf)
+	if err := os.WriteFile(mat, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(sgf); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := rm.Report(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(mat)
+	gotSGF, _ := os.ReadFile(sgf)
+	if string(got) != string(want) || string(gotSGF) != string(wantSGF) {
+		t.Errorf("records not rebuilt: .mat %d bytes (want %d), .sgf %d bytes (want %d)", len(got), len(want), len(gotSGF), len(wantSGF))
+	}
+	if !strings.Contains(out.String(), "rewrote 2 record file(s)") {
+		t.Errorf("report does not say what it rewrote:\n%s", out.String())
+	}
+}
