@@ -158,11 +158,15 @@ func (m *MET) mwc(p Probs, mi matchInfo, cube int) float64 {
 }
 
 // matchCube computes the cube equities of a match game for the player on
-// roll of s, as match winning chances. While the cube stays alive after
-// this double, the equities mix, as Janowski's money formula does, a
-// live-cube part (matchLive) with weight CubeEfficiency and the dead-cube
-// match winning chance; once a single game at the doubled cube would
-// decide the match, or after the Crawford game, the cube is dead.
+// roll of s, as match winning chances. Each equity mixes, as Janowski's
+// money formula does, a live-cube part (matchLive) with weight
+// CubeEfficiency and the dead-cube match winning chance. Whether the cube
+// is alive is judged for each player apart: a player's cube access is worth
+// something only while winning a single game at the cube would not already
+// win that player the match. So when the leader's double to 2 reaches the
+// leader's own need, the taker's redouble is still alive and priced in;
+// only when neither side can use the cube (and after the Crawford game,
+// where the MET already has the trailer doubling at once) is it dead.
 func (bt *Bot) matchCube(s *backgammon.State, p Probs) (CubeEquities, error) {
 	mi, err := bt.matchInfo(s, s.Move)
 	if err != nil {
@@ -174,7 +178,7 @@ func (bt *Bot) matchCube(s *backgammon.State, p Probs) (CubeEquities, error) {
 		DoubleTake: bt.met.mwc(p, mi, 2*c),
 		DoublePass: bt.met.Win(mi.me-c, mi.opp, mi.postCrawford),
 	}
-	if mi.postCrawford || 2*c >= mi.me || 2*c >= mi.opp {
+	if mi.postCrawford {
 		return ce, nil
 	}
 	own := CubeCentred
@@ -198,6 +202,24 @@ func (bt *Bot) matchCube(s *backgammon.State, p Probs) (CubeEquities, error) {
 // is played out, gammons included.
 func (m *MET) matchLive(p Probs, mi matchInfo, cube, own int) float64 {
 	pc := mi.postCrawford
+	// A player for whom a single game at this cube already wins the match
+	// has no use for the cube: a centred cube is then the other side's
+	// alone, and a cube only such a player could turn is dead.
+	mine, theirs := cube < mi.me, cube < mi.opp
+	if own == CubeOwned {
+		theirs = false
+	}
+	if own == CubeUnavailable {
+		mine = false
+	}
+	switch {
+	case !mine && !theirs:
+		return m.mwc(p, mi, cube)
+	case !theirs:
+		own = CubeOwned
+	case !mine:
+		own = CubeUnavailable
+	}
 	w := float64(p[Win])
 	cash := m.Win(mi.me-cube, mi.opp, pc)    // winning a single game at this cube
 	dropped := m.Win(mi.me, mi.opp-cube, pc) // losing one

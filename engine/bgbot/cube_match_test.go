@@ -63,7 +63,8 @@ func TestMatchCubeDecisions(t *testing.T) {
 		}
 	}
 	// At 2-away/2-away with the cube at 1 a double kills the cube: the
-	// equities are the dead-cube ones.
+	// double/take equity is the dead-cube one, but no double keeps both
+	// sides' (match-deciding) doubles alive, so a 60% favourite doubles.
 	s.Score = [2]int{7, 7}
 	p := Probs{Win: 0.6}
 	ce, err := bot.matchCube(s, p)
@@ -71,7 +72,10 @@ func TestMatchCubeDecisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	mi, _ := bot.matchInfo(s, s.Move)
-	if ce.NoDouble != bot.met.mwc(p, mi, 1) || ce.DoubleTake != bot.met.mwc(p, mi, 2) {
-		t.Errorf("dead cube at 2-away/2-away: %+v", ce)
+	if ce.DoubleTake != bot.met.mwc(p, mi, 2) || ce.NoDouble == bot.met.mwc(p, mi, 1) {
+		t.Errorf("at 2-away/2-away: %+v (dead no double %.4f, dead double/take %.4f)", ce, bot.met.mwc(p, mi, 1), bot.met.mwc(p, mi, 2))
+	}
+	if !ce.ShouldDouble() {
+		t.Errorf("at 2-away/2-away a 60%% favourite should double: %+v", ce)
 	}
 }
