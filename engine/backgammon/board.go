@@ -56,7 +56,7 @@ func ParseVariant(s string) (Variant, error) {
 			return Variant(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown variant %q (want standard, nackgammon, hypergammon1, hypergammon2 or hypergammon3)", s)
+	return 0, fmt.Errorf("unknown variant %q (want one of %s)", s, strings.Join(variantNames[:], ", "))
 }
 
 // Checkers is the number of checkers each side plays with.

@@ -18,6 +18,19 @@ type Rules struct {
 // Money reports whether these rules play money games.
 func (r Rules) Money() bool { return r.MatchLength == 0 }
 
+// InForce returns r with the options that mean nothing under it cleared:
+// Jacoby and beavers apply only to money play with the cube, Crawford only
+// to match play with the cube. Records and engines are told these rules.
+func (r Rules) InForce() Rules {
+	if !r.Cube || !r.Money() {
+		r.Jacoby, r.Beavers = false, false
+	}
+	if !r.Cube || r.Money() {
+		r.Crawford = false
+	}
+	return r
+}
+
 // GameState follows gnubg's game states, which the match ID records.
 type GameState int
 

@@ -202,3 +202,34 @@ func TestDiceReproducible(t *testing.T) {
 		t.Errorf("NewDice(1,2) rolls %v, want %v", got, want)
 	}
 }
+
+func TestRulesInForce(t *testing.T) {
+	all := Rules{Cube: true, Crawford: true, Jacoby: true, Beavers: true}
+	tests := []struct{ in, want Rules }{
+		{all, Rules{Cube: true, Jacoby: true, Beavers: true}},
+		{Rules{MatchLength: 5, Cube: true, Crawford: true, Jacoby: true, Beavers: true}, Rules{MatchLength: 5, Cube: true, Crawford: true}},
+		{Rules{Crawford: true, Jacoby: true, Beavers: true}, Rules{}},
+		{Rules{MatchLength: 3, Crawford: true}, Rules{MatchLength: 3}},
+	}
+	for _, tt := range tests {
+		if got := tt.in.InForce(); got != tt.want {
+			t.Errorf("%+v.InForce() = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestVariantsIsACopy(t *testing.T) {
+	v := Variants()
+	if len(v) != 5 || v[0] != "standard" {
+		t.Fatalf("Variants() = %q", v)
+	}
+	v[0] = "mutated"
+	if Variants()[0] != "standard" {
+		t.Error("Variants() shares its backing array")
+	}
+	for i, name := range Variants() {
+		if got, err := ParseVariant(name); err != nil || got != Variant(i) || got.String() != name {
+			t.Errorf("ParseVariant(%q) = %v, %v", name, got, err)
+		}
+	}
+}

@@ -183,7 +183,7 @@ func (e *engine) transportError(ctx, call context.Context, what string, err erro
 // SetGame implements bgcmd.Engine. gnubg's external interface
 // plays only the standard variant.
 func (e *engine) SetGame(r bgcmd.GameRules) error {
-	rules, err := bgstate.Rules(r)
+	rules, err := r.Rules()
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
-	"github.com/gamemill/gamemill/protocol/bgstate"
 )
 
 // launch starts gnubg at 0-ply (unless o says otherwise) and closes it when
@@ -75,7 +74,7 @@ func client(t *testing.T, p player.Player, s *bg.State) *bgcmd.Client {
 	t.Helper()
 	c := &bgcmd.Client{R: p}
 	ctx := context.Background()
-	if err := c.SetGame(ctx, bgstate.GameRules(s.Rules)); err != nil {
+	if err := c.SetGame(ctx, bgcmd.FromRules(s.Rules)); err != nil {
 		t.Fatalf("set_game: %v", err)
 	}
 	pos, mid := gnubgid.Encode(s)

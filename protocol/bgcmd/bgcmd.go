@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
 // Backgammon command names.
@@ -26,11 +28,6 @@ const (
 	CmdEvaluate    = "evaluate"
 )
 
-// Variants returns the variant names set_game accepts.
-func Variants() []string {
-	return []string{"standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3"}
-}
-
 // MaxMatchLength is the longest match a gnubg match ID can describe.
 const MaxMatchLength = 32767
 
@@ -40,7 +37,7 @@ const NoMove = "none"
 // GameRules are the arguments of set_game: the variant, the match length
 // (0 for a money game) and the optional rules.
 type GameRules struct {
-	Variant     string // one of Variants()
+	Variant     string // one of backgammon.Variants()
 	MatchLength int    // 0 for money play
 	Crawford    bool   // Crawford rule (matches only)
 	Jacoby      bool   // Jacoby rule (money games only)
@@ -72,7 +69,7 @@ func (r GameRules) Args() []string {
 // without a cube, Jacoby or beavers in a match or without a cube.
 func (r GameRules) Validate() error {
 	if !validVariant(r.Variant) {
-		return fmt.Errorf("unknown variant %q (want one of %s)", r.Variant, strings.Join(Variants(), ", "))
+		return fmt.Errorf("unknown variant %q (want one of %s)", r.Variant, strings.Join(backgammon.Variants(), ", "))
 	}
 	if r.MatchLength < 0 || r.MatchLength > MaxMatchLength {
 		return fmt.Errorf("match length %d out of range 0..%d", r.MatchLength, MaxMatchLength)
@@ -93,7 +90,30 @@ func (r GameRules) Validate() error {
 }
 
 func validVariant(v string) bool {
-	return slices.Contains(Variants(), v)
+	return slices.Contains(backgammon.Variants(), v)
+}
+
+// Rules returns the rules r stands for: the one conversion from set_game's
+// words to the rules engine/backgammon plays.
+func (r GameRules) Rules() (backgammon.Rules, error) {
+	if err := r.Validate(); err != nil {
+		return backgammon.Rules{}, err
+	}
+	v, err := backgammon.ParseVariant(r.Variant)
+	if err != nil {
+		return backgammon.Rules{}, err
+	}
+	return backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
+		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}, nil
+}
+
+// FromRules returns set_game's words for r, the inverse of
+// [GameRules.Rules]. Only the options in force are sent
+// ([backgammon.Rules.InForce]), so what an engine is told is always valid.
+func FromRules(r backgammon.Rules) GameRules {
+	r = r.InForce()
+	return GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Crawford: r.Crawford,
+		Jacoby: r.Jacoby, Beavers: r.Beavers, Cubeless: !r.Cube}
 }
 
 // ParseGameRules parses set_game arguments:

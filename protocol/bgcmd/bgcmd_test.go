@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/protocol"
 )
 
@@ -255,11 +255,37 @@ func TestStrictReplies(t *testing.T) {
 	}
 }
 
-func TestVariants(t *testing.T) {
-	v := Variants()
-	v[0] = "mutated"
-	if !reflect.DeepEqual(Variants()[:1], []string{"standard"}) {
-		t.Error("Variants() shares its backing array")
+func TestRulesConversion(t *testing.T) {
+	for _, r := range []backgammon.Rules{
+		{Variant: backgammon.Standard, Cube: true},
+		{Variant: backgammon.Nackgammon, Cube: true, Jacoby: true, Beavers: true},
+		{Variant: backgammon.Standard, MatchLength: 7, Cube: true, Crawford: true},
+		{Variant: backgammon.Hypergammon3, MatchLength: 3},
+		{Variant: backgammon.Hypergammon1},
+	} {
+		gr := FromRules(r)
+		if err := gr.Validate(); err != nil {
+			t.Errorf("FromRules(%+v) = %+v, invalid: %v", r, gr, err)
+		}
+		back, err := gr.Rules()
+		if err != nil || back != r {
+			t.Errorf("FromRules(%+v).Rules() = %+v, %v", r, back, err)
+		}
+	}
+	// Options that mean nothing under the rules are not sent.
+	for _, r := range []backgammon.Rules{
+		{MatchLength: 5, Cube: true, Crawford: true, Jacoby: true, Beavers: true},
+		{Cube: true, Crawford: true},
+		{MatchLength: 5, Crawford: true},
+		{Jacoby: true, Beavers: true},
+	} {
+		gr := FromRules(r)
+		if err := gr.Validate(); err != nil {
+			t.Errorf("FromRules(%+v) = %+v, invalid: %v", r, gr, err)
+		}
+	}
+	if _, err := (GameRules{Variant: "chess"}).Rules(); err == nil {
+		t.Error("GameRules{chess}.Rules() succeeded")
 	}
 }
 

@@ -16,34 +16,6 @@ import (
 // ErrNoPosition is returned for a decision asked before a valid set_position.
 var ErrNoPosition = errors.New("no position set")
 
-// Rules turns set_game's arguments into the rules of the game.
-func Rules(r bgcmd.GameRules) (backgammon.Rules, error) {
-	if err := r.Validate(); err != nil {
-		return backgammon.Rules{}, err
-	}
-	v, err := backgammon.ParseVariant(r.Variant)
-	if err != nil {
-		return backgammon.Rules{}, err
-	}
-	return backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
-		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}, nil
-}
-
-// GameRules turns rules into set_game's words: the inverse of Rules. Each
-// rule is sent only where it means something (Jacoby and beavers in money
-// play with the cube, Crawford in match play with the cube).
-func GameRules(r backgammon.Rules) bgcmd.GameRules {
-	gr := bgcmd.GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Cubeless: !r.Cube}
-	if r.Cube {
-		if r.Money() {
-			gr.Jacoby, gr.Beavers = r.Jacoby, r.Beavers
-		} else {
-			gr.Crawford = r.Crawford
-		}
-	}
-	return gr
-}
-
 // Keeper holds the rules and the current state. Its zero value plays
 // standard money games with the cube until set_game says otherwise.
 type Keeper struct {
@@ -54,7 +26,7 @@ type Keeper struct {
 
 // SetGame records the rules and forgets the position.
 func (k *Keeper) SetGame(r bgcmd.GameRules) error {
-	rules, err := Rules(r)
+	rules, err := r.Rules()
 	if err != nil {
 		return err
 	}

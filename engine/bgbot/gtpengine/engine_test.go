@@ -83,9 +83,10 @@ func TestGamesThroughProtocol(t *testing.T) {
 		if err := cl.SetGame(ctx, c.rules); err != nil {
 			t.Fatal(err)
 		}
-		v, _ := backgammon.ParseVariant(c.rules.Variant)
-		rules := backgammon.Rules{Variant: v, MatchLength: c.rules.MatchLength, Crawford: c.rules.Crawford,
-			Jacoby: c.rules.Jacoby, Beavers: c.rules.Beavers, Cube: !c.rules.Cubeless}
+		rules, err := c.rules.Rules()
+		if err != nil {
+			t.Fatal(err)
+		}
 		s := backgammon.NewMatch(rules)
 		dice := backgammon.NewDice(uint64(i), 99)
 		for g := 0; g < c.games || (!rules.Money() && !s.MatchOver()); g++ {
