@@ -103,8 +103,8 @@ func TestMisbehavingEngines(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, errs.String())
 	}
-	if status != ringmaster.Stopped {
-		t.Errorf("status %v: the crashing engine's games should be left unplayed", status)
+	if status != ringmaster.Incomplete {
+		t.Errorf("status %v, want incomplete: the crashing engine's games should be left unplayed", status)
 	}
 	results := readResults(t, rm.DBPath())
 	byMatchup := map[string][]row{}

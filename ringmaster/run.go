@@ -58,10 +58,11 @@ const (
 	Finished    RunStatus = iota // every planned game is played
 	Stopped                      // stopped on request, by max-games, or with games left void
 	Interrupted                  // cancelled (Ctrl-C): running games are replayed next time
+	Incomplete                   // games were left unplayed after MaxVoids void attempts each
 )
 
 func (s RunStatus) String() string {
-	return [...]string{"finished", "stopped", "interrupted"}[s]
+	return [...]string{"finished", "stopped", "interrupted", "incomplete"}[s]
 }
 
 // runner is the state of one run.
@@ -190,7 +191,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 		status = Stopped
 		ev.printf("run %d stopped: %s", runID, run.stopReason)
 	case !sched.Complete():
-		status = Stopped
+		status = Incomplete
 		ev.printf("run %d ended with games left to play (void games)", runID)
 	default:
 		ev.printf("run %d finished", runID)

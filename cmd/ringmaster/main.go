@@ -1,12 +1,14 @@
-// Command ringmaster runs backgammon competitions between engines described
+// Command ringmaster runs competitions between engines described
 // by a TOML control file, keeps their state in SQLite, and reports results.
 //
 // Usage:
 //
 //	ringmaster run|show|report|stop|reset|check CONTROL.toml [flags]
 //
-// Exit status: 0 success; 1 error; 2 usage error; 3 run interrupted
-// (Ctrl-C or a signal; running games are replayed on the next run).
+// Each command has its own flags (ringmaster COMMAND --help). Exit status:
+// 0 success; 1 error, or a run that left games unplayed after repeated
+// void attempts; 2 usage error; 3 run interrupted (Ctrl-C or a signal;
+// running games are replayed on the next run).
 package main
 
 import (
@@ -36,59 +38,141 @@ const usage = `usage: ringmaster COMMAND CONTROL.toml [flags]
 commands:
   run     play the competition (resuming where it stopped)
   show    print the results so far
-  report  rewrite CODE.report and print it
+  report  rewrite CODE.report and any damaged record file, and print the report
   stop    ask a running competition to stop after its running games
-  reset   delete the competition's state and outputs
+  reset   delete the competition's state and outputs (refused while a run lives)
   check   start each engine once, showing its stderr
 
-show flags:
-      --json            print the results as JSON (fields in docs/ringmaster.md)
+'ringmaster COMMAND --help' lists a command's flags.
 
-run flags:
-  -j, --parallel N      games played at once (default 1)
-  -g, --max-games N     most games to start in this run
-  -q, --quiet           print only errors
-      --log-protocol    write per-game protocol logs in CODE.protocol/
-
-exit status: 0 ok, 1 error, 2 usage, 3 interrupted
+exit status: 0 ok; 1 error (also: a run that left games unplayed after
+void attempts); 2 usage; 3 interrupted
 `
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+// command is one subcommand: its own flags and what it does.
+type command struct {
+	name  string
+	flags func(fs *pflag.FlagSet) func(ctx context.Context, rm *ringmaster.Ringmaster, io cmdIO) error
 }
 
-func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("ringmaster", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	parallel := fs.IntP("parallel", "j", 1, "games played at once")
-	maxGames := fs.IntP("max-games", "g", -1, "most games to start in this run")
+// cmdIO is what a command reads and writes.
+type cmdIO struct {
+	stdin          *os.File
+	stdout, stderr io.Writer
+}
+
+// errInterrupted marks a run stopped by a signal (exit 3).
+var errInterrupted = errors.New("interrupted; running games will be replayed on the next run")
+
+func commands() []command {
+	plain := func(do func(ctx context.Context, rm *ringmaster.Ringmaster, io cmdIO) error) func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
+		return func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error { return do }
+	}
+	return []command{
+		{"run", runFlags},
+		{"show", func(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
+			asJSON := fs.Bool("json", false, "print the results as JSON (fields in docs/ringmaster.md)")
+			return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+				if *asJSON {
+					return rm.ShowJSON(ctx, o.stdout)
+				}
+				return rm.Show(ctx, o.stdout)
+			}
+		}},
+		{"report", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) })},
+		{"stop", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() })},
+		{"reset", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() })},
+		{"check", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Check(ctx, o.stdout, o.stderr) })},
+	}
+}
+
+func runFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
+	parallel := fs.IntP("parallel", "j", 1, fmt.Sprintf("games played at once (1 to %d)", ringmaster.MaxParallel))
+	maxGames := fs.IntP("max-games", "g", -1, "most games to start in this run (replays included; with paired games a pair may be split across runs)")
 	quiet := fs.BoolP("quiet", "q", false, "print only errors")
-	logProtocol := fs.Bool("log-protocol", false, "write per-game protocol logs")
-	asJSON := fs.Bool("json", false, "show: print the results as JSON")
-	if err := fs.Parse(args); err != nil {
+	logProtocol := fs.Bool("log-protocol", false, "write per-game protocol logs in CODE.protocol/")
+	return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+		if *parallel < 1 || *parallel > ringmaster.MaxParallel {
+			return usageError(fmt.Sprintf("--parallel must be between 1 and %d, got %d", ringmaster.MaxParallel, *parallel))
+		}
+		if *maxGames < -1 {
+			return usageError(fmt.Sprintf("--max-games must be 0 or more, got %d", *maxGames))
+		}
+		opts := ringmaster.RunOptions{Parallel: *parallel, MaxGames: *maxGames, Quiet: *quiet, LogProtocol: *logProtocol,
+			Display: o.stdout, Errors: o.stderr}
+		if !*quiet && isTerminal(o.stdout) {
+			opts.Live = true
+		}
+		stops, restore := watchCtrlX(o.stdin)
+		defer restore()
+		opts.StopRequests = stops
+		status, err := rm.Run(ctx, opts)
+		restore()
+		if status == ringmaster.Interrupted || ctx.Err() != nil {
+			if err != nil && ctx.Err() == nil {
+				fmt.Fprintf(o.stderr, "ringmaster: %v\n", err)
+			}
+			return errInterrupted
+		}
+		if err == nil && status == ringmaster.Incomplete {
+			return errors.New("games were left unplayed after repeated void attempts (see the log); run again to retry them")
+		}
+		return err
+	}
+}
+
+// usageError is an error in the command line (exit 2).
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+func main() {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	cancel()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	var cmd *command
+	for _, c := range commands() {
+		if c.name == args[0] {
+			cmd = &c
+		}
+	}
+	if cmd == nil {
+		fmt.Fprintf(stderr, "ringmaster: no such command: %s\n", args[0])
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	fs := pflag.NewFlagSet("ringmaster "+cmd.name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	do := cmd.flags(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ringmaster %s CONTROL.toml [flags]\n", cmd.name)
+		if fs.HasFlags() {
+			fmt.Fprintf(stderr, "\nflags:\n%s", fs.FlagUsages())
+		}
+	}
+	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(stderr, "ringmaster %s: %v\n", cmd.name, err)
 		return exitUsage
 	}
-	if fs.NArg() != 2 {
-		fmt.Fprint(stderr, usage)
+	if fs.NArg() != 1 {
+		fs.Usage()
 		return exitUsage
 	}
-	command, controlPath := fs.Arg(0), fs.Arg(1)
-	switch command {
-	case "run", "show", "report", "stop", "reset", "check":
-	default:
-		fmt.Fprintf(stderr, "ringmaster: no such command: %s\n", command)
-		fmt.Fprint(stderr, usage)
-		return exitUsage
-	}
-	if *parallel < 1 {
-		fmt.Fprintln(stderr, "ringmaster: --parallel must be at least 1")
-		return exitUsage
-	}
-	rm, err := ringmaster.New(controlPath, games.All()...)
+	rm, err := ringmaster.New(fs.Arg(0), games.All()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
 		return exitError
@@ -96,47 +180,18 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	for _, w := range rm.Comp.Warnings {
 		fmt.Fprintf(stderr, "ringmaster: warning: %s\n", w)
 	}
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
-
-	switch command {
-	case "show":
-		if *asJSON {
-			err = rm.ShowJSON(ctx, stdout)
-		} else {
-			err = rm.Show(ctx, stdout)
-		}
-	case "report":
-		err = rm.Report(ctx, stdout)
-	case "stop":
-		err = rm.Stop()
-	case "reset":
-		err = rm.Reset()
-	case "check":
-		err = rm.Check(ctx, stdout, stderr)
-	case "run":
-		opts := ringmaster.RunOptions{Parallel: *parallel, MaxGames: *maxGames, Quiet: *quiet, LogProtocol: *logProtocol,
-			Display: stdout, Errors: stderr}
-		if !*quiet && isTerminal(stdout) {
-			opts.Live = true
-		}
-		stops, restore := watchCtrlX(stdin)
-		defer restore()
-		opts.StopRequests = stops
-		var status ringmaster.RunStatus
-		status, err = rm.Run(ctx, opts)
-		restore()
-		if status == ringmaster.Interrupted || ctx.Err() != nil {
-			if err != nil && ctx.Err() == nil {
-				fmt.Fprintf(stderr, "ringmaster: %v\n", err)
-			}
-			fmt.Fprintln(stderr, "ringmaster: interrupted; running games will be replayed on the next run")
-			return exitInterrupted
-		}
-	}
-	if err != nil {
+	err = do(ctx, rm, cmdIO{stdin: stdin, stdout: stdout, stderr: stderr})
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errInterrupted):
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
-		return exitError
+		return exitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
+		return exitUsage
 	}
-	return exitOK
+	fmt.Fprintf(stderr, "ringmaster: %v\n", err)
+	return exitError
 }

@@ -100,8 +100,9 @@ type Competition struct {
 	Dir  string // the absolute directory holding the file
 	Type string // Playoff or AllPlayAll
 	Game string // the game's name
-	// lines maps key paths ("matchups[1].match_length") to their lines.
-	lines map[string]int
+	// KeyLines maps key paths ("matchups[1].match_length") to their lines,
+	// for messages about the file after it is loaded.
+	KeyLines map[string]int
 	// Warnings are problems that do not stop the competition, such as a
 	// deprecated key; the command prints them.
 	Warnings    []string
@@ -199,7 +200,7 @@ func (c *Competition) Where(m *Matchup, key string) string {
 		candidates = append(candidates, m.Path)
 	}
 	for _, k := range candidates {
-		if line, ok := c.lines[k]; ok {
+		if line, ok := c.KeyLines[k]; ok {
 			return fmt.Sprintf("%s:%d: %s", c.Path, line, k)
 		}
 	}
@@ -294,7 +295,7 @@ func parse(name string, data []byte, checkFiles bool, games []Game) (*Competitio
 	c := &Competition{Path: name, Code: code, Dir: dir}
 	l.competition(c, doc)
 	c.Warnings = l.warns
-	c.lines = l.lines
+	c.KeyLines = l.lines
 	if len(l.errs) > 0 {
 		sort.SliceStable(l.errs, func(i, j int) bool { return l.errs[i].Line < l.errs[j].Line })
 		return nil, l.errs

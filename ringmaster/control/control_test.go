@@ -359,6 +359,7 @@ func TestParseFullExample(t *testing.T) {
 		Type:        Playoff,
 		Game:        "backgammon",
 		Warnings:    c.Warnings,
+		KeyLines:    c.KeyLines,
 		Description: "Net against gnubg.",
 		Seed:        42,
 		RecordGames: false,
@@ -379,11 +380,11 @@ func TestParseFullExample(t *testing.T) {
 			"x.y": {Code: "x.y", Kind: KindProtocol, Command: []string{"bgbot", "--level", "x"}, Cwd: "/", Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit},
 		},
 		Matchups: []*Matchup{
-			{ID: "0", Name: "net v gnubg0", PlayerA: "net", PlayerB: "gnubg0", NumberOfGames: 100, Alternating: true, MoveLimit: 500, Settings: top},
-			{ID: "cubeless", Name: "cubeless money", PlayerA: "eng", PlayerB: "x.y", NumberOfGames: 10, Alternating: false, MoveLimit: 500,
+			{Path: "matchups[0]", ID: "0", Name: "net v gnubg0", PlayerA: "net", PlayerB: "gnubg0", NumberOfGames: 100, Alternating: true, MoveLimit: 500, Settings: top},
+			{Path: "matchups[1]", ID: "cubeless", Name: "cubeless money", PlayerA: "eng", PlayerB: "x.y", NumberOfGames: 10, Alternating: false, MoveLimit: 500,
 				Settings: &backgammon.Settings{MatchLength: 0, Crawford: false, Jacoby: false, Beavers: true, Cube: false,
 					Variant: "nackgammon", Dice: "independent", SkipForced: false}},
-			{ID: "2", Name: "net v net#2", PlayerA: "net", PlayerB: "net#2", NumberOfGames: 0, Alternating: true, MoveLimit: 1,
+			{Path: "matchups[2]", ID: "2", Name: "net v net#2", PlayerA: "net", PlayerB: "net#2", NumberOfGames: 0, Alternating: true, MoveLimit: 1,
 				Settings: &hyper},
 		},
 	}
