@@ -107,13 +107,13 @@ func TestJanowskiPoints(t *testing.T) {
 	if tp := take(CubeEfficiency); tp <= 0.2 || tp >= 0.25 {
 		t.Errorf("take point at x=%v: %v", CubeEfficiency, tp)
 	}
-	if MoneyCube(Probs{Win: 0.55}, true, false).ShouldDouble() {
+	if MoneyCube(Probs{Win: 0.55}, CubeEfficiency, true, false).ShouldDouble() {
 		t.Error("doubles at 55%")
 	}
-	if !MoneyCube(Probs{Win: 0.74}, true, false).ShouldDouble() {
+	if !MoneyCube(Probs{Win: 0.74}, CubeEfficiency, true, false).ShouldDouble() {
 		t.Error("no double at 74%")
 	}
-	if MoneyCube(Probs{Win: 0.9, WinGammon: 0.5}, true, false).ShouldDouble() {
+	if MoneyCube(Probs{Win: 0.9, WinGammon: 0.5}, CubeEfficiency, true, false).ShouldDouble() {
 		t.Error("doubles when too good")
 	}
 }

@@ -1,6 +1,7 @@
 package bgbot
 
 import (
+	"math"
 	"testing"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -47,5 +48,85 @@ func TestMatchCubeLeaderRedoubleAlive(t *testing.T) {
 	p := bot.Probs(s.Board)
 	if dead := bot.met.mwc(p, mi, 2); !(dead > bot.met.mwc(p, mi, 1)) || !(ce.DoubleTake < dead) {
 		t.Errorf("the trailer's redouble should cost the doubler: live double/take %.4f, dead %.4f", ce.DoubleTake, dead)
+	}
+}
+
+// Money positions the issue names, with gnubg 1.07's verdicts: at
+// sNvIDBDMbsIDIA gnubg gives the player on roll 48.1% ("No double,
+// beaver"); at pNvgBwDDnhkHAA it gives the doubler 88% (pass). The 0-ply
+// net misjudges both (56.3% and 78%); the cube decision judged deeper
+// (Config.CubePlies) gets them right.
+func TestMoneyCubePositions(t *testing.T) {
+	cases := []struct {
+		pos       string
+		cubePlies int
+		double    bool // the player on roll doubles
+		pass      bool // and the opponent should pass
+	}{
+		{"sNvIDBDMbsIDIA", 1, false, false},
+		{"pNvgBwDDnhkHAA", 2, true, true},
+	}
+	for _, c := range cases {
+		bot, err := NewBot(Config{Level: LevelNet, CubePlies: c.cubePlies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := cubePosition(t, c.pos, "cAkAAAAAAAAA")
+		ce, err := bot.Cube(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ce.ShouldDouble(); got != c.double {
+			t.Errorf("%s at %d plies: double %v, want %v (%+v)", c.pos, c.cubePlies, got, c.double, ce)
+		}
+		if got := ce.DoubleTake > ce.DoublePass; got != c.pass {
+			t.Errorf("%s at %d plies: pass %v, want %v (%+v)", c.pos, c.cubePlies, got, c.pass, ce)
+		}
+	}
+}
+
+func TestCubeEfficiencyOf(t *testing.T) {
+	cases := []struct {
+		pos  string
+		want float64
+	}{
+		{"4HPwATDgc/ABMA", CubeEfficiency}, // the opening position: contact
+		{"pNvgBwDDnhkHAA", CubeEfficiency}, // the midpoint still held
+	}
+	for _, c := range cases {
+		b, err := gnubgid.DecodePosition(c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := CubeEfficiencyOf(&b); got != c.want {
+			t.Errorf("%s: x = %v, want %v", c.pos, got, c.want)
+		}
+	}
+	// Races: the pip-count formula and its bounds; both sides home: 0.6.
+	// Index i of a side is its point i+1.
+	var b backgammon.Board
+	b[backgammon.OnRoll][5], b[backgammon.Opponent][5] = 15, 15
+	if got := CubeEfficiencyOf(&b); got != BearoffCubeEfficiency {
+		t.Errorf("all home: x = %v", got)
+	}
+	race := func(pips int) float64 {
+		var b backgammon.Board
+		b[backgammon.Opponent][5] = 15
+		b[backgammon.OnRoll][0] = 1 // the rest of the pips on 8 and 1
+		b[backgammon.OnRoll][7] = int8((pips - 1) / 8)
+		b[backgammon.OnRoll][0] += int8((pips - 1) % 8)
+		if got := b.Pips(backgammon.OnRoll); got != pips {
+			t.Fatalf("built %d pips, want %d", got, pips)
+		}
+		return CubeEfficiencyOf(&b)
+	}
+	if got := race(33); got != RaceCubeEfficiencyMin {
+		t.Errorf("33-pip race: x = %v, want the minimum", got)
+	}
+	if got, want := race(81), RaceCubeEfficiencyBase+81*RaceCubeEfficiencyPerPip; math.Abs(got-want) > 1e-12 {
+		t.Errorf("81-pip race: x = %v, want %v", got, want)
+	}
+	if got := race(121); got != RaceCubeEfficiencyMax {
+		t.Errorf("121-pip race: x = %v, want the maximum", got)
 	}
 }

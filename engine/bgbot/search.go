@@ -50,6 +50,10 @@ type Config struct {
 	// rolls N plies deep, after move filters (see Filters) prune the
 	// candidates at each shallower depth.
 	Plies int
+	// CubePlies is the least depth of the cube decisions: they are judged
+	// max(Plies, CubePlies) deep. A cube decision comes once a turn, so a
+	// bot can afford to judge it deeper than each of its moves.
+	CubePlies int
 	// Noise is the standard deviation, in equity, of the Gaussian noise
 	// added to the score of each candidate move at the root (and to the
 	// cube decision's equities), like gnubg's noise setting. 0 is none.
@@ -111,6 +115,9 @@ type candidate struct {
 func NewBot(cfg Config) (*Bot, error) {
 	if cfg.Plies < 0 || cfg.Plies > MaxPlies {
 		return nil, fmt.Errorf("new bot: plies %d out of range 0..%d", cfg.Plies, MaxPlies)
+	}
+	if cfg.CubePlies < 0 || cfg.CubePlies > MaxPlies {
+		return nil, fmt.Errorf("new bot: cube plies %d out of range 0..%d", cfg.CubePlies, MaxPlies)
 	}
 	if cfg.Noise < 0 || math.IsNaN(cfg.Noise) || math.IsInf(cfg.Noise, 0) {
 		return nil, fmt.Errorf("new bot: noise %v must be a finite number >= 0", cfg.Noise)
@@ -297,7 +304,10 @@ func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 // Probs judges a position before the roll for the player on roll at the
 // bot's search depth. It is what the cube decisions and the evaluate
 // command use.
-func (bt *Bot) Probs(b backgammon.Board) Probs {
+func (bt *Bot) Probs(b backgammon.Board) Probs { return bt.probsAt(b, bt.cfg.Plies) }
+
+// probsAt is Probs at depth plies.
+func (bt *Bot) probsAt(b backgammon.Board, plies int) Probs {
 	if p, over := Outcome(&b, bt.checkers); over {
 		return p
 	}
@@ -305,5 +315,5 @@ func (bt *Bot) Probs(b backgammon.Board) Probs {
 	if p, over := Outcome(&sw, bt.checkers); over {
 		return p.Invert()
 	}
-	return bt.evalPly(b, bt.cfg.Plies)
+	return bt.evalPly(b, plies)
 }

@@ -32,6 +32,7 @@ const (
 type Options struct {
 	Level       bgbot.Level
 	Plies       int
+	CubePlies   int // cube decisions at least this deep (see bgbot.Config.CubePlies)
 	Noise       float64
 	Seed        uint64
 	WeightsFile string         // weights file for the net level; "" uses the embedded default
@@ -45,12 +46,13 @@ type Options struct {
 // no noise, seed 1.
 func DefaultOptions() Options { return Options{Level: bgbot.LevelNet, Seed: 1} }
 
-// FlagSet returns a flag set that fills o: --level, --plies, --noise,
+// FlagSet returns a flag set that fills o: --level, --plies, --cube-plies, --noise,
 // --seed and --weights.
 func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.Var((*levelValue)(&o.Level), "level", "evaluation level: random, heuristic or net")
 	fs.IntVar(&o.Plies, "plies", o.Plies, fmt.Sprintf("search depth, 0..%d", bgbot.MaxPlies))
+	fs.IntVar(&o.CubePlies, "cube-plies", o.CubePlies, fmt.Sprintf("least depth of the cube decisions, 0..%d (they use the deeper of --plies and this)", bgbot.MaxPlies))
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "standard deviation of the Gaussian noise added to each evaluation, in equity")
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
 	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
@@ -86,6 +88,9 @@ func ParseArgs(args []string) (Options, error) {
 	if o.Plies < 0 || o.Plies > bgbot.MaxPlies {
 		return Options{}, fmt.Errorf("bgbot arguments: --plies %d out of range 0..%d", o.Plies, bgbot.MaxPlies)
 	}
+	if o.CubePlies < 0 || o.CubePlies > bgbot.MaxPlies {
+		return Options{}, fmt.Errorf("bgbot arguments: --cube-plies %d out of range 0..%d", o.CubePlies, bgbot.MaxPlies)
+	}
 	if !(o.Noise >= 0) {
 		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be >= 0", o.Noise)
 	}
@@ -108,7 +113,7 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: opts.Bearoff})
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: opts.Bearoff})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
@@ -174,7 +179,7 @@ func (e *Engine) GenCube(ctx context.Context) (bool, error) {
 }
 
 // GenTake implements bgcmd.Engine.
-func (e *Engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
+func (e *Engine) GenTake(ctx context.Context) (backgammon.Answer, error) {
 	s, err := e.Need(backgammon.DecideTake)
 	if err != nil {
 		return 0, err
@@ -184,12 +189,12 @@ func (e *Engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
 		return 0, err
 	}
 	switch a {
-	case bgbot.AnswerTake:
-		return bgcmd.Take, nil
-	case bgbot.AnswerBeaver:
-		return bgcmd.Beaver, nil
+	case backgammon.Take:
+		return backgammon.Take, nil
+	case backgammon.Beaver:
+		return backgammon.Beaver, nil
 	}
-	return bgcmd.Drop, nil
+	return backgammon.Drop, nil
 }
 
 // Evaluate implements bgcmd.Evaluator: the cubeless probabilities of the
