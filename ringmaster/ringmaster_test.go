@@ -135,7 +135,7 @@ func TestMisbehavingEngines(t *testing.T) {
 		t.Errorf("slow: %d results, want 2", len(byMatchup["slow"]))
 	}
 	log, _ := os.ReadFile(rm.LogPath())
-	if !strings.Contains(string(log), `[good hang_0] fakebg: game "hang_0" slot "`) {
+	if !strings.Contains(string(log), `engine[good hang_0]: fakebg: game "hang_0" slot "`) {
 		t.Errorf("engines did not get GAMEMILL_GAME_ID and GAMEMILL_SLOT, or their stderr is not in the log")
 	}
 	if !strings.Contains(string(log), "game crash_0 -- aborting game due to error") {

@@ -53,6 +53,9 @@ void attempts); 2 usage; 3 interrupted
 type command struct {
 	name  string
 	flags func(fs *pflag.FlagSet) func(ctx context.Context, rm *ringmaster.Ringmaster, io cmdIO) error
+	// check, when set, checks the parsed flags before the control file is
+	// read (a usage error first).
+	check func(fs *pflag.FlagSet) error
 }
 
 // cmdIO is what a command reads and writes.
@@ -69,7 +72,7 @@ func commands() []command {
 		return func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error { return do }
 	}
 	return []command{
-		{"run", runFlags},
+		{"run", runFlags, checkRunFlags},
 		{"show", func(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
 			asJSON := fs.Bool("json", false, "print the results as JSON (fields in docs/ringmaster.md)")
 			return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
@@ -78,11 +81,13 @@ func commands() []command {
 				}
 				return rm.Show(ctx, o.stdout)
 			}
-		}},
-		{"report", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) })},
-		{"stop", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() })},
-		{"reset", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() })},
-		{"check", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Check(ctx, o.stdout, o.stderr) })},
+		}, nil},
+		{"report", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) }), nil},
+		{"stop", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() }), nil},
+		{"reset", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() }), nil},
+		{"check", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+			return rm.Check(ctx, o.stdout, o.stderr)
+		}), nil},
 	}
 }
 
@@ -92,12 +97,6 @@ func runFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, c
 	quiet := fs.BoolP("quiet", "q", false, "print only errors")
 	logProtocol := fs.Bool("log-protocol", false, "write per-game protocol logs in CODE.protocol/")
 	return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
-		if *parallel < 1 || *parallel > ringmaster.MaxParallel {
-			return usageError(fmt.Sprintf("--parallel must be between 1 and %d, got %d", ringmaster.MaxParallel, *parallel))
-		}
-		if *maxGames < -1 {
-			return usageError(fmt.Sprintf("--max-games must be 0 or more, got %d", *maxGames))
-		}
 		opts := ringmaster.RunOptions{Parallel: *parallel, MaxGames: *maxGames, Quiet: *quiet, LogProtocol: *logProtocol,
 			Display: o.stdout, Errors: o.stderr}
 		if !*quiet && isTerminal(o.stdout) {
@@ -121,10 +120,18 @@ func runFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, c
 	}
 }
 
-// usageError is an error in the command line (exit 2).
-type usageError string
+func checkRunFlags(fs *pflag.FlagSet) error {
+	parallel, _ := fs.GetInt("parallel")
+	maxGames, _ := fs.GetInt("max-games")
+	if parallel < 1 || parallel > ringmaster.MaxParallel {
+		return fmt.Errorf("--parallel must be between 1 and %d, got %d", ringmaster.MaxParallel, parallel)
+	}
+	if maxGames < -1 {
+		return fmt.Errorf("--max-games must be 0 or more, got %d", maxGames)
+	}
+	return nil
+}
 
-func (e usageError) Error() string { return string(e) }
 
 func main() {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -172,6 +179,12 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 		fs.Usage()
 		return exitUsage
 	}
+	if cmd.check != nil {
+		if err := cmd.check(fs); err != nil {
+			fmt.Fprintf(stderr, "ringmaster %s: %v\n", cmd.name, err)
+			return exitUsage
+		}
+	}
 	rm, err := ringmaster.New(fs.Arg(0), games.All()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
@@ -181,16 +194,12 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 		fmt.Fprintf(stderr, "ringmaster: warning: %s\n", w)
 	}
 	err = do(ctx, rm, cmdIO{stdin: stdin, stdout: stdout, stderr: stderr})
-	var ue usageError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
 		return exitInterrupted
-	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
-		return exitUsage
 	}
 	fmt.Fprintf(stderr, "ringmaster: %v\n", err)
 	return exitError
