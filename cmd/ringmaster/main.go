@@ -132,7 +132,6 @@ func checkRunFlags(fs *pflag.FlagSet) error {
 	return nil
 }
 
-
 func main() {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
