@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
@@ -144,8 +145,8 @@ func TestInProcessBackgammon(t *testing.T) {
 
 type stubBG struct{}
 
-func (stubBG) SetGame(bgcmd.GameRules) error                       { return nil }
-func (stubBG) SetPosition(string, string) error                    { return nil }
-func (stubBG) GenMove(context.Context) (string, error)             { return "8/5 6/5", nil }
-func (stubBG) GenCube(context.Context) (bool, error)               { return false, nil }
-func (stubBG) GenTake(context.Context) (bgcmd.TakeDecision, error) { return bgcmd.Take, nil }
+func (stubBG) SetGame(bgcmd.GameRules) error                      { return nil }
+func (stubBG) SetPosition(string, string) error                   { return nil }
+func (stubBG) GenMove(context.Context) (string, error)            { return "8/5 6/5", nil }
+func (stubBG) GenCube(context.Context) (bool, error)              { return false, nil }
+func (stubBG) GenTake(context.Context) (backgammon.Answer, error) { return backgammon.Take, nil }

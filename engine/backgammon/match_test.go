@@ -2,6 +2,7 @@ package backgammon
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -231,5 +232,43 @@ func TestVariantsIsACopy(t *testing.T) {
 		if got, err := ParseVariant(name); err != nil || got != Variant(i) || got.String() != name {
 			t.Errorf("ParseVariant(%q) = %v, %v", name, got, err)
 		}
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	for _, a := range []Answer{Take, Drop, Beaver} {
+		got, err := ParseAnswer(strings.ToUpper(a.String()))
+		if err != nil || got != a {
+			t.Errorf("ParseAnswer(%q) = %v, %v", a, got, err)
+		}
+	}
+	if _, err := ParseAnswer("pass"); err == nil {
+		t.Error("ParseAnswer(pass) succeeded")
+	}
+	if s := Answer(9).String(); s != "answer(9)" {
+		t.Errorf("String() = %q", s)
+	}
+	// AnswerDouble applies each answer as the State's own method does.
+	for _, a := range []Answer{Take, Drop, Beaver} {
+		s := NewMatch(Rules{Cube: true, Beavers: true})
+		if err := s.StartGame(0, 3, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Play(s.LegalMoves()[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Double(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AnswerDouble(a); err != nil {
+			t.Fatalf("AnswerDouble(%v): %v", a, err)
+		}
+		want := map[Answer]int{Take: 2, Drop: 1, Beaver: 4}[a]
+		if s.CubeValue != want {
+			t.Errorf("after %v the cube is %d, want %d", a, s.CubeValue, want)
+		}
+	}
+	if err := NewMatch(Rules{Cube: true}).AnswerDouble(0); err == nil {
+		t.Error("AnswerDouble(0) succeeded")
 	}
 }

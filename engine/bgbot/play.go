@@ -42,16 +42,9 @@ func PlayGame(ctx context.Context, s *backgammon.State, bots [2]*Bot, dice *back
 		case backgammon.NeedRoll:
 			err = s.SetDice(dice.Roll())
 		case backgammon.DecideTake:
-			var a Answer
+			var a backgammon.Answer
 			if a, err = bots[s.Turn].Take(s); err == nil {
-				switch a {
-				case AnswerTake:
-					err = s.Take()
-				case AnswerBeaver:
-					err = s.Beaver()
-				default:
-					err = s.Drop()
-				}
+				err = s.AnswerDouble(a)
 			}
 		case backgammon.DecideMove:
 			var m backgammon.Move

@@ -266,7 +266,7 @@ func (e *engine) GenCube(ctx context.Context) (bool, error) {
 // not on turn when the board's was-doubled field is set, which is what
 // fibsboard.FromState writes from the taker's view. A beaver where the
 // rules allow none becomes a take.
-func (e *engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
+func (e *engine) GenTake(ctx context.Context) (backgammon.Answer, error) {
 	s, err := e.Need(backgammon.DecideTake)
 	if err != nil {
 		return 0, err
@@ -277,14 +277,14 @@ func (e *engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
 	}
 	switch strings.ToLower(ans) {
 	case "take", "accept":
-		return bgcmd.Take, nil
+		return backgammon.Take, nil
 	case "drop", "pass", "reject":
-		return bgcmd.Drop, nil
+		return backgammon.Drop, nil
 	case "beaver":
 		if s.CanBeaver() {
-			return bgcmd.Beaver, nil
+			return backgammon.Beaver, nil
 		}
-		return bgcmd.Take, nil
+		return backgammon.Take, nil
 	}
 	return 0, fmt.Errorf("gnubg answered %q to a take decision", ans)
 }

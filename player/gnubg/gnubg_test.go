@@ -114,7 +114,7 @@ func TestCubeDecisions(t *testing.T) {
 				t.Fatal(err)
 			}
 			a, err := client(t, p, s).GenTake(ctx)
-			if err != nil || a != bgcmd.Drop {
+			if err != nil || a != bg.Drop {
 				t.Errorf("doubled by the player far ahead: %v, %v; want drop", a, err)
 			}
 			// Doubled by the player far behind: take, or beaver when allowed.
@@ -125,9 +125,9 @@ func TestCubeDecisions(t *testing.T) {
 				if err := s.Double(); err != nil {
 					t.Fatal(err)
 				}
-				want := bgcmd.Take
+				want := bg.Take
 				if beavers {
-					want = bgcmd.Beaver
+					want = bg.Beaver
 				}
 				a, err := client(t, p, s).GenTake(ctx)
 				if err != nil || a != want {
@@ -163,9 +163,9 @@ func TestCubeDecisions(t *testing.T) {
 				if err := s.Double(); err != nil {
 					t.Fatal(err)
 				}
-				want := bgcmd.Take
+				want := bg.Take
 				if takerScore == 4 {
-					want = bgcmd.Drop
+					want = bg.Drop
 				}
 				if a, err := client(t, p, s).GenTake(ctx); err != nil || a != want {
 					t.Errorf("post-Crawford, taker at %d, doubler at %d: %v, %v; want %v", takerScore, 4-takerScore, a, err, want)

@@ -154,42 +154,6 @@ func ParseGameRules(args []string) (GameRules, error) {
 	return r, nil
 }
 
-// TakeDecision is the answer to a double.
-type TakeDecision int
-
-// The answers to a double.
-const (
-	Take TakeDecision = iota + 1
-	Drop
-	Beaver
-)
-
-// String returns the protocol word: "take", "drop" or "beaver".
-func (d TakeDecision) String() string {
-	switch d {
-	case Take:
-		return "take"
-	case Drop:
-		return "drop"
-	case Beaver:
-		return "beaver"
-	}
-	return fmt.Sprintf("TakeDecision(%d)", int(d))
-}
-
-// ParseTakeDecision parses "take", "drop" or "beaver", ignoring case.
-func ParseTakeDecision(s string) (TakeDecision, error) {
-	switch strings.ToLower(s) {
-	case "take":
-		return Take, nil
-	case "drop":
-		return Drop, nil
-	case "beaver":
-		return Beaver, nil
-	}
-	return 0, fmt.Errorf("take decision %s is not take, drop or beaver", quoteShort(s))
-}
-
 // moveWord matches one word of gnubg move notation: a chain of hops from
 // "bar" or a point, each hop to a point or "off", optionally marked "*" for
 // a hit, optionally followed by a repeat count such as "(2)".

@@ -64,21 +64,6 @@ func TestParseGameRulesErrors(t *testing.T) {
 	}
 }
 
-func TestTakeDecision(t *testing.T) {
-	for _, d := range []TakeDecision{Take, Drop, Beaver} {
-		got, err := ParseTakeDecision(strings.ToUpper(d.String()))
-		if err != nil || got != d {
-			t.Errorf("ParseTakeDecision(%q) = %v, %v", d, got, err)
-		}
-	}
-	if _, err := ParseTakeDecision("pass"); err == nil {
-		t.Error("ParseTakeDecision(pass) succeeded")
-	}
-	if s := TakeDecision(9).String(); s != "TakeDecision(9)" {
-		t.Errorf("String() = %q", s)
-	}
-}
-
 func TestCheckMoveSyntax(t *testing.T) {
 	good := []string{"none", "24/18 13/11", "bar/22*", "6/off", "8/4(2)", "bar/20 20/14*/10",
 		"13/7(2) 6/off(2)", "24/23 24/23 13/12 13/12", "25/off", "bar/22*/16"}
@@ -118,7 +103,7 @@ type fakeBG struct {
 	pos, mid string
 	move     string
 	double   bool
-	take     TakeDecision
+	take     backgammon.Answer
 	err      error
 }
 
@@ -130,9 +115,9 @@ func (f *fakeBG) SetPosition(p, m string) error {
 	f.pos, f.mid = p, m
 	return nil
 }
-func (f *fakeBG) GenMove(context.Context) (string, error)       { return f.move, nil }
-func (f *fakeBG) GenCube(context.Context) (bool, error)         { return f.double, nil }
-func (f *fakeBG) GenTake(context.Context) (TakeDecision, error) { return f.take, nil }
+func (f *fakeBG) GenMove(context.Context) (string, error)            { return f.move, nil }
+func (f *fakeBG) GenCube(context.Context) (bool, error)              { return f.double, nil }
+func (f *fakeBG) GenTake(context.Context) (backgammon.Answer, error) { return f.take, nil }
 
 type fakeBGEval struct{ fakeBG }
 
@@ -141,7 +126,7 @@ func (f *fakeBGEval) Evaluate(context.Context) ([6]float64, error) {
 }
 
 func TestClientServerRoundTrip(t *testing.T) {
-	eng := &fakeBGEval{fakeBG{move: "Bar/22*  13/11", double: true, take: Beaver}}
+	eng := &fakeBGEval{fakeBG{move: "Bar/22*  13/11", double: true, take: backgammon.Beaver}}
 	srv := protocol.NewServer("bg", "1")
 	Register(srv, eng)
 	b := NewClient(connect(t, srv, protocol.ControllerOptions{SendIDs: true}).WithTimeout(10 * time.Second))
@@ -165,7 +150,7 @@ func TestClientServerRoundTrip(t *testing.T) {
 	if d, err := b.GenCube(ctx); err != nil || !d {
 		t.Errorf("GenCube = %v, %v", d, err)
 	}
-	if d, err := b.GenTake(ctx); err != nil || d != Beaver {
+	if d, err := b.GenTake(ctx); err != nil || d != backgammon.Beaver {
 		t.Errorf("GenTake = %v, %v", d, err)
 	}
 	if v, err := b.Evaluate(ctx); err != nil || v != [6]float64{0.6, 0.2, 0.01, 0.1, 0.002, 0.35} {
@@ -250,7 +235,7 @@ func TestStrictReplies(t *testing.T) {
 	if d, err := b.GenCube(context.Background()); err != nil || d {
 		t.Errorf("GenCube = %v, %v", d, err)
 	}
-	if d, err := b.GenTake(context.Background()); err != nil || d != Take {
+	if d, err := b.GenTake(context.Background()); err != nil || d != backgammon.Take {
 		t.Errorf("GenTake = %v, %v", d, err)
 	}
 }
@@ -372,7 +357,7 @@ func TestReplyErrorLeavesControllerUsable(t *testing.T) {
 	if c.Err() != nil {
 		t.Errorf("controller broken after a reply error: %v", c.Err())
 	}
-	if d, err := b.GenTake(context.Background()); err != nil || d != Drop {
+	if d, err := b.GenTake(context.Background()); err != nil || d != backgammon.Drop {
 		t.Errorf("GenTake after the reply error = %v, %v", d, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/protocol"
 )
 
@@ -94,12 +95,12 @@ func (b *Client) GenCube(ctx context.Context) (bool, error) {
 
 // GenTake asks the player facing a double whether to take, drop or beaver.
 // The reply must be "take", "drop" or "beaver" (case-insensitive).
-func (b *Client) GenTake(ctx context.Context) (TakeDecision, error) {
+func (b *Client) GenTake(ctx context.Context) (backgammon.Answer, error) {
 	text, err := b.do(ctx, CmdGenTake)
 	if err != nil {
 		return 0, err
 	}
-	d, perr := ParseTakeDecision(strings.TrimSpace(text))
+	d, perr := backgammon.ParseAnswer(strings.TrimSpace(text))
 	if perr != nil {
 		return 0, &protocol.ReplyError{Command: CmdGenTake, Reply: text, Reason: perr.Error()}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/protocol"
 )
 
@@ -18,9 +19,9 @@ func (e *docEngine) SetPosition(p, m string) error {
 	e.pos, e.match = p, m
 	return nil
 }
-func (e *docEngine) GenMove(context.Context) (string, error)       { return "8/5 6/5", nil }
-func (e *docEngine) GenCube(context.Context) (bool, error)         { return false, nil }
-func (e *docEngine) GenTake(context.Context) (TakeDecision, error) { return Take, nil }
+func (e *docEngine) GenMove(context.Context) (string, error)            { return "8/5 6/5", nil }
+func (e *docEngine) GenCube(context.Context) (bool, error)              { return false, nil }
+func (e *docEngine) GenTake(context.Context) (backgammon.Answer, error) { return backgammon.Take, nil }
 func (e *docEngine) Evaluate(context.Context) ([6]float64, error) {
 	return [6]float64{0.521, 0.149, 0.008, 0.126, 0.006, 0.067}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/protocol"
 )
 
@@ -21,7 +22,7 @@ type Engine interface {
 	// GenCube reports whether the player on roll doubles.
 	GenCube(ctx context.Context) (bool, error)
 	// GenTake answers a double offered to the player on roll.
-	GenTake(ctx context.Context) (TakeDecision, error)
+	GenTake(ctx context.Context) (backgammon.Answer, error)
 }
 
 // Evaluator is implemented by engines that support the evaluate command.
@@ -70,8 +71,8 @@ func Register(s *protocol.Server, e Engine) {
 		if err != nil {
 			return "", err
 		}
-		if d < Take || d > Beaver {
-			return "", fmt.Errorf("engine returned invalid take decision %d", int(d))
+		if d < backgammon.Take || d > backgammon.Beaver {
+			return "", fmt.Errorf("engine returned invalid answer %d", int(d))
 		}
 		return d.String(), nil
 	})

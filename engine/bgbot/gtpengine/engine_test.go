@@ -117,12 +117,12 @@ func TestGamesThroughProtocol(t *testing.T) {
 					}
 					err = s.SetDice(dice.Roll())
 				case backgammon.DecideTake:
-					var a bgcmd.TakeDecision
+					var a backgammon.Answer
 					if a, err = cl.GenTake(ctx); err == nil {
 						switch a {
-						case bgcmd.Take:
+						case backgammon.Take:
 							err = s.Take()
-						case bgcmd.Beaver:
+						case backgammon.Beaver:
 							err = s.Beaver()
 						default:
 							err = s.Drop()

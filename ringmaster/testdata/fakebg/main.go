@@ -76,8 +76,8 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 
 func (e *engine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }
 
-func (e *engine) GenTake(ctx context.Context) (bgcmd.TakeDecision, error) {
-	return bgcmd.Take, nil
+func (e *engine) GenTake(ctx context.Context) (bg.Answer, error) {
+	return bg.Take, nil
 }
 
 func main() {
