@@ -7,8 +7,36 @@ import (
 )
 
 // CubeEfficiency is the x of Janowski's model: how much of the live-cube
-// value a real game realises. 0.68 is the usual figure for middle games.
+// value a real game realises. 0.68 is the usual figure for middle games
+// (and gnubg's for contact and crashed positions).
 const CubeEfficiency = 0.68
+
+// The cube efficiencies of the other position classes, as gnubg sets them
+// (its "show cube efficiency"): a race realises less of the live cube the
+// shorter it is, x = 0.55 + 0.00125 * the pip count of the player on roll,
+// kept within [0.6, 0.7]; a bear-off with every checker home has x = 0.6.
+const (
+	RaceCubeEfficiencyBase     = 0.55
+	RaceCubeEfficiencyPerPip   = 0.00125
+	RaceCubeEfficiencyMin      = 0.6
+	RaceCubeEfficiencyMax      = 0.7
+	BearoffCubeEfficiency      = 0.6
+	bearoffCubeEfficiencyPoint = 6 // every checker within the home board
+)
+
+// CubeEfficiencyOf is the Janowski x for the position b, the player on roll
+// being Board[1]: CubeEfficiency with contact, the race formula without,
+// BearoffCubeEfficiency once both sides have every checker home.
+func CubeEfficiencyOf(b *backgammon.Board) float64 {
+	if Contact(b) {
+		return CubeEfficiency
+	}
+	if rearmost(&b[backgammon.OnRoll]) <= bearoffCubeEfficiencyPoint && rearmost(&b[backgammon.Opponent]) <= bearoffCubeEfficiencyPoint {
+		return BearoffCubeEfficiency
+	}
+	x := RaceCubeEfficiencyBase + RaceCubeEfficiencyPerPip*float64(b.Pips(backgammon.OnRoll))
+	return min(max(x, RaceCubeEfficiencyMin), RaceCubeEfficiencyMax)
+}
 
 // BeaverMargin is how far above zero (in units of the cube offered) the
 // taker's equity must be before the bot beavers.
@@ -86,19 +114,20 @@ func (c CubeEquities) ShouldDouble() bool {
 }
 
 // MoneyCube computes the cube equities of a money game for the player on
-// roll with probabilities p. centred says the cube is centred (otherwise the
-// player owns it); jacoby applies the Jacoby rule to a centred cube.
-func MoneyCube(p Probs, centred, jacoby bool) CubeEquities {
+// roll with probabilities p and cube efficiency x (CubeEfficiencyOf the
+// position). centred says the cube is centred (otherwise the player owns
+// it); jacoby applies the Jacoby rule to a centred cube.
+func MoneyCube(p Probs, x float64, centred, jacoby bool) CubeEquities {
 	var nd float64
 	switch {
 	case centred && jacoby:
-		nd = Janowski(singles(p), CubeCentred, CubeEfficiency)
+		nd = Janowski(singles(p), CubeCentred, x)
 	case centred:
-		nd = Janowski(p, CubeCentred, CubeEfficiency)
+		nd = Janowski(p, CubeCentred, x)
 	default:
-		nd = Janowski(p, CubeOwned, CubeEfficiency)
+		nd = Janowski(p, CubeOwned, x)
 	}
-	return CubeEquities{NoDouble: nd, DoubleTake: 2 * Janowski(p, CubeUnavailable, CubeEfficiency), DoublePass: 1}
+	return CubeEquities{NoDouble: nd, DoubleTake: 2 * Janowski(p, CubeUnavailable, x), DoublePass: 1}
 }
 
 // matchInfo is the match context of one player.
@@ -145,7 +174,7 @@ func (m *MET) mwc(p Probs, mi matchInfo, cube int) float64 {
 // leader's own need, the taker's redouble is still alive and priced in;
 // only when neither side can use the cube (and after the Crawford game,
 // where the MET already has the trailer doubling at once) is it dead.
-func (bt *Bot) matchCube(s *backgammon.State, p Probs) (CubeEquities, error) {
+func (bt *Bot) matchCube(s *backgammon.State, p Probs, x float64) (CubeEquities, error) {
 	mi, err := bt.matchInfo(s, s.Move)
 	if err != nil {
 		return CubeEquities{}, err
@@ -163,7 +192,6 @@ func (bt *Bot) matchCube(s *backgammon.State, p Probs) (CubeEquities, error) {
 	if s.CubeOwner == s.Move {
 		own = CubeOwned
 	}
-	x := CubeEfficiency
 	ce.NoDouble = x*bt.met.matchLive(p, mi, c, own) + (1-x)*ce.NoDouble
 	ce.DoubleTake = x*bt.met.matchLive(p, mi, 2*c, CubeUnavailable) + (1-x)*ce.DoubleTake
 	return ce, nil
@@ -258,19 +286,20 @@ func (m *MET) matchLive(p Probs, mi matchInfo, cube, own int) float64 {
 
 // Cube returns the cube equities for the player on roll of s (money:
 // equity in cube units; match: match winning chances), judged at the bot's
-// depth.
+// depth or at Config.CubePlies if that is deeper.
 func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 	if s.GameState != backgammon.GamePlaying {
 		return CubeEquities{}, fmt.Errorf("cube: no game in progress: %w", backgammon.ErrNotNow)
 	}
 	bt.SetVariant(s.Variant)
-	p := bt.Probs(s.Board)
+	p := bt.probsAt(s.Board, max(bt.cfg.Plies, bt.cfg.CubePlies))
+	x := CubeEfficiencyOf(&s.Board)
 	var ce CubeEquities
 	if s.Money() {
-		ce = MoneyCube(p, s.CubeOwner == -1, s.Jacoby)
+		ce = MoneyCube(p, x, s.CubeOwner == -1, s.Jacoby)
 	} else {
 		var err error
-		if ce, err = bt.matchCube(s, p); err != nil {
+		if ce, err = bt.matchCube(s, p, x); err != nil {
 			return CubeEquities{}, fmt.Errorf("cube: %w", err)
 		}
 	}
