@@ -106,8 +106,9 @@ func (e *VoidError) Unwrap() []error { return []error{ErrVoid, e.Reason} }
 func IsForfeit(err error) bool {
 	var fe *protocol.FailureError
 	var pe *protocol.ProtocolError
+	var re *protocol.ReplyError
 	switch {
-	case errors.As(err, &fe), errors.As(err, &pe), errors.Is(err, protocol.ErrTimeout):
+	case errors.As(err, &fe), errors.As(err, &pe), errors.As(err, &re), errors.Is(err, protocol.ErrTimeout):
 		return true
 	}
 	return false

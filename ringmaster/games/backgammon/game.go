@@ -11,8 +11,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/player/gnubg"
-	"github.com/gamemill/gamemill/protocol"
-	"github.com/gamemill/gamemill/protocol/bgstate"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 )
@@ -57,8 +56,8 @@ func (g *Game) Referee(m *control.Matchup, logf func(format string, args ...any)
 // CheckPlayer is backgammon's part of a player's startup check: the engine
 // must accept the rules of its first matchup.
 func (g *Game) CheckPlayer(ctx context.Context, p player.Player, m *control.Matchup) error {
-	client := &protocol.BackgammonClient{R: p}
-	return client.SetGame(ctx, bgstate.GameRules(settingsOf(m).Rules()))
+	client := &bgcmd.Client{R: p}
+	return client.SetGame(ctx, bgcmd.FromRules(settingsOf(m).Rules()))
 }
 
 // Launch starts a player of one of the game's own kinds; spec holds what

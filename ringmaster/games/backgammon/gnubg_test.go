@@ -12,6 +12,7 @@ import (
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/player/gnubg"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 )
@@ -44,13 +45,10 @@ func newRandomEngine(seed uint64) *randomEngine {
 	return &randomEngine{rng: rand.New(rand.NewPCG(seed, 7))}
 }
 
-func (e *randomEngine) SetGame(r protocol.GameRules) error {
-	v, err := bg.ParseVariant(r.Variant)
-	if err != nil {
-		return err
-	}
-	e.rules = bg.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford, Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}
-	return nil
+func (e *randomEngine) SetGame(r bgcmd.GameRules) error {
+	rules, err := r.Rules()
+	e.rules = rules
+	return err
 }
 
 func (e *randomEngine) SetPosition(pos, match string) error {
@@ -66,7 +64,7 @@ func (e *randomEngine) GenMove(context.Context) (string, error) {
 	moves := e.st.LegalMoves()
 	m := moves[e.rng.IntN(len(moves))]
 	if m.N == 0 {
-		return protocol.NoMove, nil
+		return bgcmd.NoMove, nil
 	}
 	return bg.Format(e.st.Board, m), nil
 }
@@ -75,16 +73,16 @@ func (e *randomEngine) GenCube(context.Context) (bool, error) {
 	return e.st.CanDouble() && e.rng.IntN(6) == 0, nil
 }
 
-func (e *randomEngine) GenTake(context.Context) (protocol.TakeDecision, error) {
+func (e *randomEngine) GenTake(context.Context) (bg.Answer, error) {
 	if e.rng.IntN(3) == 0 {
-		return protocol.Drop, nil
+		return bg.Drop, nil
 	}
-	return protocol.Take, nil
+	return bg.Take, nil
 }
 
 func newRandomPlayer(seed uint64) player.Player {
 	srv := protocol.NewServer("random", "1")
-	protocol.RegisterBackgammon(srv, newRandomEngine(seed))
+	bgcmd.Register(srv, newRandomEngine(seed))
 	return player.NewInProcess(srv)
 }
 

@@ -12,8 +12,7 @@ import (
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
-	"github.com/gamemill/gamemill/protocol"
-	"github.com/gamemill/gamemill/protocol/bgstate"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 )
 
@@ -84,7 +83,7 @@ type game struct {
 	rec     *record.Builder
 	dice    *bg.Dice
 	out     Outcome
-	clients [2]*protocol.BackgammonClient
+	clients [2]*bgcmd.Client
 }
 
 // Play referees one match (or one money game) between two seats with the
@@ -111,8 +110,8 @@ func (r *Referee) PlayDice(ctx context.Context, seats [2]referee.Seat, dice *bg.
 		rec: record.NewBuilder([2]string{seats[0].Code, seats[1].Code}, r.Rules)}
 	g.out.Winner, g.out.ForfeitBy, g.out.FirstMover = -1, -1, -1
 	for i := range seats {
-		g.clients[i] = &protocol.BackgammonClient{R: seats[i].Player}
-		if err := g.clients[i].SetGame(ctx, bgstate.GameRules(r.Rules)); err != nil {
+		g.clients[i] = &bgcmd.Client{R: seats[i].Player}
+		if err := g.clients[i].SetGame(ctx, bgcmd.FromRules(r.Rules)); err != nil {
 			return g.out, g.void(ctx, i, fmt.Errorf("set_game: %w", err))
 		}
 	}
@@ -279,19 +278,19 @@ func (g *game) take(ctx context.Context) error {
 		return g.engineError(ctx, seat, "gentake", err)
 	}
 	switch answer {
-	case protocol.Take:
+	case bg.Take:
 		g.out.Cube[seat].Takes++
 		if err := g.st.Take(); err != nil {
 			return err
 		}
 		return g.rec.Take(seat)
-	case protocol.Drop:
+	case bg.Drop:
 		g.out.Cube[seat].Drops++
 		if err := g.st.Drop(); err != nil {
 			return err
 		}
 		return g.rec.Drop(seat)
-	case protocol.Beaver:
+	case bg.Beaver:
 		if !g.st.CanBeaver() {
 			g.forfeit(seat, "beaver when beavers are not allowed")
 			return nil
@@ -323,7 +322,7 @@ func (g *game) move(ctx context.Context) error {
 	if err != nil {
 		return g.engineError(ctx, seat, "genmove", err)
 	}
-	if text == protocol.NoMove {
+	if text == bgcmd.NoMove {
 		text = ""
 	}
 	m, err := g.st.ParseMove(text)

@@ -10,6 +10,7 @@ import (
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/bgstate"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 )
@@ -39,26 +40,26 @@ func (e *testEngine) GenMove(ctx context.Context) (string, error) {
 	}
 	moves := st.LegalMoves()
 	if len(moves) == 0 || moves[0].N == 0 {
-		return protocol.NoMove, nil
+		return bgcmd.NoMove, nil
 	}
 	return bg.Format(st.Board, moves[0]), nil
 }
 
 func (e *testEngine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }
 
-func (e *testEngine) GenTake(ctx context.Context) (protocol.TakeDecision, error) {
+func (e *testEngine) GenTake(ctx context.Context) (bg.Answer, error) {
 	switch {
 	case e.beavers:
-		return protocol.Beaver, nil
+		return bg.Beaver, nil
 	case e.drops:
-		return protocol.Drop, nil
+		return bg.Drop, nil
 	}
-	return protocol.Take, nil
+	return bg.Take, nil
 }
 
 func seat(t *testing.T, code string, e *testEngine) referee.Seat {
 	srv := protocol.NewServer(code, "1")
-	protocol.RegisterBackgammon(srv, e)
+	bgcmd.Register(srv, e)
 	p := player.NewInProcess(srv)
 	t.Cleanup(func() { p.Close() })
 	return referee.Seat{Code: code, Player: p}

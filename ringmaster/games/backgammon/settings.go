@@ -86,14 +86,9 @@ func (s *Settings) Rules() bg.Rules {
 		// The settings table accepts only the variants' names.
 		panic(fmt.Sprintf("backgammon settings: %v", err))
 	}
-	r := bg.Rules{Variant: v, MatchLength: s.MatchLength, Cube: s.Cube}
-	if s.Cube && r.Money() {
-		r.Jacoby, r.Beavers = s.Jacoby, s.Beavers
-	}
-	if s.Cube && !r.Money() {
-		r.Crawford = s.Crawford
-	}
-	return r
+	r := bg.Rules{Variant: v, MatchLength: s.MatchLength, Cube: s.Cube,
+		Crawford: s.Crawford, Jacoby: s.Jacoby, Beavers: s.Beavers}
+	return r.InForce()
 }
 
 // Canonical implements control.GameSettings: the rules in force and the
