@@ -101,13 +101,18 @@ func (e *VoidError) Error() string {
 func (e *VoidError) Unwrap() []error { return []error{ErrVoid, e.Reason} }
 
 // IsForfeit splits an engine error into a forfeit (the engine answered
-// wrongly: a failure response, garbage, or no answer in time; true) or a
-// void (the engine went away: it exited or its pipe broke; false).
+// wrongly: a failure response, a reply breaking the command's grammar,
+// garbage, or no answer in time; true) or a void (the engine went away:
+// it exited or its pipe broke, even in the middle of a response; false).
+// docs/protocol.md's outcome table says the same, and a test holds the two
+// together.
 func IsForfeit(err error) bool {
 	var fe *protocol.FailureError
 	var pe *protocol.ProtocolError
 	var re *protocol.ReplyError
 	switch {
+	case errors.Is(err, protocol.ErrEngineExited):
+		return false
 	case errors.As(err, &fe), errors.As(err, &pe), errors.As(err, &re), errors.Is(err, protocol.ErrTimeout):
 		return true
 	}
