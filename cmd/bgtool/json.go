@@ -54,7 +54,7 @@ func boardJSON(s *backgammon.State, names [2]string) boardOutput {
 		PositionID: pos, MatchID: mid, Names: names,
 		Move: s.Move, Turn: s.Turn, Decision: s.Decision().String(), Dice: s.Dice,
 		CubeValue: s.CubeValue, CubeOwner: s.CubeOwner, Doubled: s.Doubled, Resigned: s.Resigned.String(),
-		MatchLength: s.MatchLength, Score: s.Score, Crawford: s.Crawford, PostCrawford: s.PostCrawford,
+		MatchLength: s.MatchLength, Score: s.Score, Crawford: s.CrawfordGame, PostCrawford: s.PostCrawford,
 		Jacoby: s.Jacoby, GameState: gameStates[s.GameState],
 	}
 	for p := 0; p < 2; p++ {

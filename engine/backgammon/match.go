@@ -101,7 +101,7 @@ type State struct {
 	Doubled      bool
 	Resigned     Result // resignation on offer, by player Move
 	Score        [2]int
-	Crawford     bool // the current game is the Crawford game
+	CrawfordGame bool // the current game is the Crawford game
 	PostCrawford bool
 	GameState    GameState
 	Winner       int    // of the last finished game
@@ -151,12 +151,12 @@ func (s *State) StartGame(first, d0, d1 int) error {
 		return fmt.Errorf("start game: bad opening roll player %d dice %d%d", first, d0, d1)
 	}
 	// The Crawford game is the one right after a player first reaches match point.
-	if s.Crawford {
-		s.Crawford, s.PostCrawford = false, true
+	if s.CrawfordGame {
+		s.CrawfordGame, s.PostCrawford = false, true
 	}
 	if !s.Money() && s.Rules.Crawford && !s.PostCrawford &&
 		(s.Score[0] == s.MatchLength-1 || s.Score[1] == s.MatchLength-1) {
-		s.Crawford = true
+		s.CrawfordGame = true
 	}
 	if !s.Money() && !s.Rules.Crawford && (s.Score[0] == s.MatchLength-1 || s.Score[1] == s.MatchLength-1) {
 		s.PostCrawford = true
@@ -193,7 +193,7 @@ func (s *State) Decision() Decision {
 
 // CanDouble reports whether the player on roll may double now.
 func (s *State) CanDouble() bool {
-	return s.GameState == GamePlaying && s.Cube && !s.Crawford && !s.Doubled &&
+	return s.GameState == GamePlaying && s.Cube && !s.CrawfordGame && !s.Doubled &&
 		s.Resigned == NoResult && s.Dice[0] == 0 &&
 		(s.CubeOwner == -1 || s.CubeOwner == s.Move) && s.CubeValue < MaxCube
 }

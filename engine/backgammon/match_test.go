@@ -144,7 +144,7 @@ func TestCrawford(t *testing.T) {
 	s := NewMatch(Rules{Cube: true, MatchLength: 3, Crawford: true})
 	s.Score = [2]int{2, 0}
 	mustDo(t, s.StartGame(1, 3, 1))
-	if !s.Crawford {
+	if !s.CrawfordGame {
 		t.Fatal("the first game with a player 1-away should be the Crawford game")
 	}
 	mustDo(t, s.Play(s.LegalMoves()[0]))
@@ -159,8 +159,8 @@ func TestCrawford(t *testing.T) {
 	if !s.MatchOver() {
 		s2 := *s
 		mustDo(t, s2.StartGame(0, 5, 2))
-		if s2.Crawford || !s2.PostCrawford {
-			t.Errorf("game after Crawford: crawford %v post %v", s2.Crawford, s2.PostCrawford)
+		if s2.CrawfordGame || !s2.PostCrawford {
+			t.Errorf("game after Crawford: crawford %v post %v", s2.CrawfordGame, s2.PostCrawford)
 		}
 	}
 }

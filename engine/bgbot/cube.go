@@ -149,7 +149,7 @@ func (bt *Bot) matchInfo(s *backgammon.State, player int) (matchInfo, error) {
 		me:           s.MatchLength - s.Score[player],
 		opp:          s.MatchLength - s.Score[1-player],
 		cube:         s.CubeValue,
-		postCrawford: s.Crawford || s.PostCrawford || !s.Rules.Crawford,
+		postCrawford: s.CrawfordGame || s.PostCrawford || !s.Rules.Crawford,
 	}, nil
 }
 

@@ -351,7 +351,7 @@ func (b Board) ToState(rules backgammon.Rules) (s *backgammon.State, me int, err
 		oneAway := s.Score[0] == s.MatchLength-1 || s.Score[1] == s.MatchLength-1
 		switch {
 		case oneAway && b.DidCrawford == 0 && rules.Crawford:
-			s.Crawford = true
+			s.CrawfordGame = true
 		case oneAway:
 			s.PostCrawford = true
 		}

@@ -201,7 +201,7 @@ func checkRoundTrip(t *testing.T, s *backgammon.State, me int) {
 		}
 		if got.Board != want.Board || got.Move != want.Move || got.Turn != want.Turn || got.Dice != want.Dice ||
 			got.Score != want.Score || got.CubeValue != want.CubeValue || got.CubeOwner != want.CubeOwner ||
-			got.Doubled != want.Doubled || got.Crawford != want.Crawford || got.PostCrawford != want.PostCrawford ||
+			got.Doubled != want.Doubled || got.CrawfordGame != want.CrawfordGame || got.PostCrawford != want.PostCrawford ||
 			got.MatchLength != want.MatchLength || got.Decision() != want.Decision() {
 			t.Fatalf("%s: ToState = %+v\nwant %+v", bo, got, &want)
 		}

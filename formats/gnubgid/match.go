@@ -166,7 +166,7 @@ func MatchKeyOf(s *backgammon.State) MatchKey {
 		CubeLog2:    bits.Len(uint(cube)) - 1,
 		CubeOwner:   owner,
 		DiceOwner:   s.Move,
-		Crawford:    s.Crawford,
+		Crawford:    s.CrawfordGame,
 		GameState:   int(s.GameState),
 		Turn:        s.Turn,
 		Doubled:     s.Doubled,
@@ -255,7 +255,7 @@ func DecodeState(positionID, matchID string, rules backgammon.Rules) (*backgammo
 	s.Doubled = k.Doubled
 	s.Resigned = backgammon.Result(k.Resigned)
 	s.Score = k.Score
-	s.Crawford = k.Crawford
+	s.CrawfordGame = k.Crawford
 	s.GameState = backgammon.GameState(k.GameState)
 	s.Winner = -1
 	if err := checkState(s, &k); err != nil {
@@ -268,7 +268,7 @@ func DecodeState(positionID, matchID string, rules backgammon.Rules) (*backgammo
 	if s.GameState > backgammon.GamePlaying && s.Winner >= 0 {
 		before[s.Winner] -= s.Points
 	}
-	if !s.Money() && !s.Crawford && (before[0] == s.MatchLength-1 || before[1] == s.MatchLength-1) {
+	if !s.Money() && !s.CrawfordGame && (before[0] == s.MatchLength-1 || before[1] == s.MatchLength-1) {
 		s.PostCrawford = true
 	}
 	return s, nil
@@ -278,9 +278,9 @@ func DecodeState(positionID, matchID string, rules backgammon.Rules) (*backgammo
 func checkState(s *backgammon.State, k *MatchKey) error {
 	playing := s.GameState == backgammon.GamePlaying
 	switch {
-	case s.Money() && s.Crawford:
+	case s.Money() && s.CrawfordGame:
 		return fmt.Errorf("Crawford flag set in money play")
-	case s.Crawford && s.Score[0] != s.MatchLength-1 && s.Score[1] != s.MatchLength-1:
+	case s.CrawfordGame && s.Score[0] != s.MatchLength-1 && s.Score[1] != s.MatchLength-1:
 		return fmt.Errorf("Crawford flag set but neither player is 1-away at %d-%d in a %d-point match", s.Score[0], s.Score[1], s.MatchLength)
 	case !s.Money() && playing && (s.Score[0] >= s.MatchLength || s.Score[1] >= s.MatchLength):
 		return fmt.Errorf("score %d-%d reaches the match length %d while a game is in progress", s.Score[0], s.Score[1], s.MatchLength)

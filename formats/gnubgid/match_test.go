@@ -186,7 +186,7 @@ func checkRoundTrip(t *testing.T, s *backgammon.State) {
 	}
 	if got.Board != s.Board || got.Move != s.Move || got.Turn != s.Turn || got.Score != s.Score ||
 		got.CubeValue != s.CubeValue || got.CubeOwner != s.CubeOwner || got.Doubled != s.Doubled ||
-		got.Resigned != s.Resigned || got.Crawford != s.Crawford || got.PostCrawford != s.PostCrawford ||
+		got.Resigned != s.Resigned || got.CrawfordGame != s.CrawfordGame || got.PostCrawford != s.PostCrawford ||
 		got.GameState != s.GameState || got.Decision() != s.Decision() {
 		t.Fatalf("%s %s: decoded %+v\nwant %+v", pos, mid, got, s)
 	}

@@ -151,7 +151,7 @@ func TestVectors(t *testing.T) {
 // checkStateFacts checks the engine-side reading of a key.
 func checkStateFacts(t *testing.T, s *backgammon.State, k MatchKey) {
 	t.Helper()
-	if s.MatchLength != k.MatchLength || s.Score != k.Score || s.CubeValue != 1<<k.CubeLog2 || s.Crawford != k.Crawford || s.Jacoby == k.JacobyOff {
+	if s.MatchLength != k.MatchLength || s.Score != k.Score || s.CubeValue != 1<<k.CubeLog2 || s.CrawfordGame != k.Crawford || s.Jacoby == k.JacobyOff {
 		t.Errorf("state %+v does not match key %+v", s, k)
 	}
 	switch s.GameState {
@@ -159,7 +159,7 @@ func checkStateFacts(t *testing.T, s *backgammon.State, k MatchKey) {
 		if s.Move != k.DiceOwner || s.Turn != k.Turn || s.Dice != k.Dice || s.Doubled != k.Doubled || int(s.Resigned) != k.Resigned {
 			t.Errorf("state %+v does not match key %+v", s, k)
 		}
-		if !s.Money() && !s.Crawford && (s.Score[0] == s.MatchLength-1 || s.Score[1] == s.MatchLength-1) != s.PostCrawford {
+		if !s.Money() && !s.CrawfordGame && (s.Score[0] == s.MatchLength-1 || s.Score[1] == s.MatchLength-1) != s.PostCrawford {
 			t.Errorf("PostCrawford = %v at %d-%d", s.PostCrawford, s.Score[0], s.Score[1])
 		}
 	case backgammon.GameDropped:

@@ -43,7 +43,7 @@ func (b *Builder) Roll(player, d0, d1 int) error {
 		if err := b.s.StartGame(player, d0, d1); err != nil {
 			return fmt.Errorf("record roll: %w", err)
 		}
-		b.m.Games = append(b.m.Games, Game{Number: len(b.m.Games) + 1, ScoreBefore: b.s.Score, Crawford: b.s.Crawford})
+		b.m.Games = append(b.m.Games, Game{Number: len(b.m.Games) + 1, ScoreBefore: b.s.Score, Crawford: b.s.CrawfordGame})
 		b.g = &b.m.Games[len(b.m.Games)-1]
 	} else {
 		if err := b.check(player, b.s.Move, "roll"); err != nil {

@@ -88,7 +88,7 @@ func walkGame(m *Match, s *backgammon.State, gi int, g *Game, fill bool, visit f
 			return fmt.Errorf("action %d (%v): %w", ai+1, *a, err)
 		}
 		if ai == 0 && fill {
-			g.Crawford = s.Crawford
+			g.Crawford = s.CrawfordGame
 		}
 	}
 	if s.GameState == backgammon.GamePlaying && g.Points > 0 {

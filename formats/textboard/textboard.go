@@ -136,10 +136,10 @@ func sideTexts(s *backgammon.State, names [2]string) [7]string {
 		if !s.Money() {
 			mid = append(mid, points(s.MatchLength)+" match")
 		}
-		if s.Crawford {
+		if s.CrawfordGame {
 			mid = append(mid, "(Crawford game)")
 		}
-		if s.CubeOwner < 0 && !s.Crawford && s.MatchLength != 1 {
+		if s.CubeOwner < 0 && !s.CrawfordGame && s.MatchLength != 1 {
 			mid = append(mid, cube)
 		}
 		t[3] = strings.Join(mid, " ")
@@ -187,7 +187,7 @@ func Summary(s *backgammon.State, names [2]string) string {
 	} else {
 		extra := ""
 		switch {
-		case s.Crawford:
+		case s.CrawfordGame:
 			extra = ", Crawford game"
 		case s.PostCrawford:
 			extra = ", post-Crawford"
