@@ -154,28 +154,28 @@ func (b *Builder) Resign(player int, level backgammon.Result) error {
 	return nil
 }
 
-// AcceptResign records player accepting the resignation on offer.
-func (b *Builder) AcceptResign(player int) error {
+// AcceptResignation records player accepting the resignation on offer.
+func (b *Builder) AcceptResignation(player int) error {
 	if err := b.check(player, 1-b.s.Move, "accept the resignation"); err != nil {
 		return err
 	}
 	if err := b.s.AcceptResignation(); err != nil {
 		return fmt.Errorf("record acceptance: %w", err)
 	}
-	b.g.Actions = append(b.g.Actions, Action{Player: player, Kind: AcceptResign})
+	b.g.Actions = append(b.g.Actions, Action{Player: player, Kind: AcceptResignation})
 	b.finish()
 	return nil
 }
 
-// RejectResign records player declining the resignation on offer.
-func (b *Builder) RejectResign(player int) error {
-	if err := b.check(player, 1-b.s.Move, "reject the resignation"); err != nil {
+// DeclineResignation records player declining the resignation on offer.
+func (b *Builder) DeclineResignation(player int) error {
+	if err := b.check(player, 1-b.s.Move, "decline the resignation"); err != nil {
 		return err
 	}
 	if err := b.s.DeclineResignation(); err != nil {
-		return fmt.Errorf("record rejection: %w", err)
+		return fmt.Errorf("record decline: %w", err)
 	}
-	b.g.Actions = append(b.g.Actions, Action{Player: player, Kind: RejectResign})
+	b.g.Actions = append(b.g.Actions, Action{Player: player, Kind: DeclineResignation})
 	return nil
 }
 

@@ -29,17 +29,17 @@ const (
 	// Roll is a roll whose move was never made: only as the last action of an
 	// unfinished game.
 	Roll
-	Double       // Player offers the cube; Cube is the value offered (0 if unknown)
-	Take         // Player accepts the double
-	Drop         // Player refuses the double and loses the game
-	Beaver       // Player takes and redoubles at once; Cube is the new value (0 if unknown)
-	Resign       // Player, on roll, offers to lose at Level
-	AcceptResign // Player accepts the resignation on offer
-	RejectResign // Player declines the resignation on offer
-	Forfeit      // Player loses the game (match) for breaking the rules; Comment says why
+	Double             // Player offers the cube; Cube is the value offered (0 if unknown)
+	Take               // Player accepts the double
+	Drop               // Player refuses the double and loses the game
+	Beaver             // Player takes and redoubles at once; Cube is the new value (0 if unknown)
+	Resign             // Player, on roll, offers to lose at Level
+	AcceptResignation  // Player accepts the resignation on offer
+	DeclineResignation // Player declines the resignation on offer
+	Forfeit            // Player loses the game (match) for breaking the rules; Comment says why
 )
 
-var kindNames = [...]string{"", "move", "roll", "double", "take", "drop", "beaver", "resign", "accept", "reject", "forfeit"}
+var kindNames = [...]string{"", "move", "roll", "double", "take", "drop", "beaver", "resign", "accept", "decline", "forfeit"}
 
 func (k Kind) String() string {
 	if k <= 0 || int(k) >= len(kindNames) {

@@ -227,7 +227,7 @@ func step(s *backgammon.State, gi, ai int, g *Game, a *Action, fill bool, visit 
 			}
 		}
 		return s.Resign(a.Level)
-	case AcceptResign, RejectResign:
+	case AcceptResignation, DeclineResignation:
 		if err = expect(1-s.Move, a.Player, "answer the resignation"); err != nil {
 			return err
 		}
@@ -236,7 +236,7 @@ func step(s *backgammon.State, gi, ai int, g *Game, a *Action, fill bool, visit 
 				return err
 			}
 		}
-		if a.Kind == AcceptResign {
+		if a.Kind == AcceptResignation {
 			return s.AcceptResignation()
 		}
 		return s.DeclineResignation()
@@ -289,7 +289,7 @@ func inferResignation(s *backgammon.State, g *Game, fill bool) error {
 	if fill {
 		g.Actions = append(g.Actions,
 			Action{Player: loser, Kind: Resign, Level: level},
-			Action{Player: g.Winner, Kind: AcceptResign})
+			Action{Player: g.Winner, Kind: AcceptResignation})
 	}
 	return nil
 }

@@ -64,7 +64,7 @@ func step(b *record.Builder, s *backgammon.State, rng *rand.Rand, dice *backgamm
 			if err := b.Resign(s.Move, level); err != nil {
 				return err
 			}
-			return b.AcceptResign(1 - s.Move)
+			return b.AcceptResignation(1 - s.Move)
 		}
 		if s.Decision() == backgammon.DecideCube && rng.Float64() < o.DoubleP {
 			return b.Double(s.Move)
