@@ -169,7 +169,7 @@ func Launch(ctx context.Context, o Options) (*Player, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	bin, err := findBinary(o.Binary)
+	bin, err := FindBinary(o.Binary)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,11 @@ func Launch(ctx context.Context, o Options) (*Player, error) {
 	return nil, lastErr
 }
 
-func findBinary(bin string) (string, error) {
+// FindBinary returns the gnubg program to run: bin itself when it is a
+// path, bin looked up in PATH when it is a bare name, and when bin is ""
+// DefaultBinary, or else "gnubg" in PATH. It is the one place that knows
+// where gnubg lives.
+func FindBinary(bin string) (string, error) {
 	if bin != "" {
 		if strings.ContainsRune(bin, os.PathSeparator) {
 			return bin, nil
