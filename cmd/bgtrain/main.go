@@ -38,6 +38,7 @@ func main() {
 
 const usage = `usage: bgtrain train [flags]   TD(lambda) self-play training
        bgtrain duel [flags]    duplicate-dice duel between two bots
+       bgtrain supervise [flags]  train toward the network's own deeper search
 run "bgtrain COMMAND --help" for the flags`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,6 +50,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return train(ctx, args[1:], stdout, stderr)
 	case "duel":
 		return duel(ctx, args[1:], stdout, stderr)
+	case "supervise":
+		return supervise(ctx, args[1:], stdout, stderr)
 	}
 	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 }

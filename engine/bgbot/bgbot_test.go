@@ -331,6 +331,9 @@ func BenchmarkNetDecision(b *testing.B) { benchDecisions(b, 0) }
 // BenchmarkNetDecision1Ply is BenchmarkNetDecision searching 1 ply.
 func BenchmarkNetDecision1Ply(b *testing.B) { benchDecisions(b, 1) }
 
+// BenchmarkNetDecision2Ply is BenchmarkNetDecision searching 2 plies.
+func BenchmarkNetDecision2Ply(b *testing.B) { benchDecisions(b, 2) }
+
 func benchDecisions(b *testing.B, plies int) {
 	type pos struct {
 		b      backgammon.Board

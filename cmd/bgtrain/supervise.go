@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gamemill/gamemill/engine/bgbot"
+)
+
+// supervise runs one supervised generation: self-play positions labelled by
+// the network's own deeper search, and the network trained toward them.
+func supervise(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("supervise", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	from := fs.String("from", "", "weights file to start from (default: the embedded weights)")
+	out := fs.String("out", "bgbot.bgnet", "weights file to write")
+	positions := fs.Int("positions", 100000, "self-play positions to label")
+	plies := fs.Int("plies", 1, fmt.Sprintf("depth of the labels, 1..%d", bgbot.MaxPlies))
+	epochs := fs.Int("epochs", 2, "passes over the labelled positions")
+	alpha := fs.Float64("alpha", 0.003, "learning rate at the start")
+	alphaEnd := fs.Float64("alpha-end", 0.0005, "learning rate at the end (linear decay)")
+	seed := fs.Uint64("seed", 1, "seed of the self-play dice and the shuffles")
+	workers := fs.Int("workers", runtime.NumCPU(), "goroutines labelling positions (the result does not depend on it)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("supervise: unexpected argument %q", fs.Arg(0))
+	}
+	if *positions < 1 || *plies < 1 || *plies > bgbot.MaxPlies || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) {
+		return fmt.Errorf("supervise: need --positions >= 1, --plies 1..%d, --epochs >= 1, --alpha > 0, --alpha-end >= 0", bgbot.MaxPlies)
+	}
+	var w *bgbot.Weights
+	var err error
+	if *from != "" {
+		data, err := os.ReadFile(*from)
+		if err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+		if w, err = bgbot.ParseWeights(data); err != nil {
+			return fmt.Errorf("supervise: %s: %w", *from, err)
+		}
+	} else if w, err = bgbot.DefaultWeights(); err != nil {
+		return fmt.Errorf("supervise: %w", err)
+	}
+	w = w.Clone()
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		return fmt.Errorf("supervise: %w", err)
+	}
+	begin := time.Now()
+	last := ""
+	cfg := bgbot.SuperviseConfig{
+		Positions: *positions, Plies: *plies, Epochs: *epochs, Alpha: *alpha, AlphaEnd: *alphaEnd,
+		Seed: *seed, Workers: *workers,
+		Progress: func(stage string, done, total int) {
+			if stage != last || done%(total/10+1) < 4096 {
+				last = stage
+				fmt.Fprintf(stdout, "%s: %d/%d after %v\n", stage, done, total, time.Since(begin).Round(time.Second))
+			}
+		},
+	}
+	if err := bgbot.Supervise(ctx, w, db, cfg); err != nil {
+		return err
+	}
+	if err := writeWeights(*out, w); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s after %v\n", *out, time.Since(begin).Round(time.Second))
+	return nil
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamemill/gamemill/engine/bgbot"
+)
+
+func TestSuperviseCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "s.bgnet")
+	var stdout, stderr bytes.Buffer
+	ctx := context.Background()
+	if err := run(ctx, []string{"supervise", "--positions", "40", "--workers", "2", "--out", out}, &stdout, &stderr); err != nil {
+		t.Fatal(err, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := bgbot.ParseWeights(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Hidden != def.Hidden {
+		t.Errorf("hidden %d, want the default's %d", w.Hidden, def.Hidden)
+	}
+	if !strings.Contains(stdout.String(), "wrote "+out) {
+		t.Errorf("output: %s", stdout.String())
+	}
+	// Starting from the file it wrote works; bad flags are refused.
+	if err := run(ctx, []string{"supervise", "--from", out, "--positions", "10", "--out", filepath.Join(dir, "t.bgnet")}, &stdout, &stderr); err != nil {
+		t.Fatal(err, stderr.String())
+	}
+	for _, args := range [][]string{{"--plies", "0"}, {"--epochs", "0"}, {"--alpha", "0"}, {"--from", filepath.Join(dir, "missing")}} {
+		if err := run(ctx, append([]string{"supervise", "--positions", "10", "--out", filepath.Join(dir, "u.bgnet")}, args...), &stdout, &stderr); err == nil {
+			t.Errorf("supervise %v accepted", args)
+		}
+	}
+}

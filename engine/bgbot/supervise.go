@@ -1,0 +1,198 @@
+package bgbot
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
+
+// SuperviseConfig configures one supervised generation: positions from
+// self-play, each labelled by a deeper search of the same network, and
+// the network trained toward the labels.
+type SuperviseConfig struct {
+	Positions int     // positions to label
+	Plies     int     // depth of the labels (1 or 2)
+	Epochs    int     // passes over the labelled positions
+	Alpha     float64 // learning rate at the start
+	AlphaEnd  float64 // learning rate at the end (linear decay); 0 keeps Alpha
+	Seed      uint64  // dice seed of the self-play games and of the shuffles
+	Workers   int     // goroutines labelling positions (results do not depend on it)
+	// Progress, when set, is called with a stage name ("label" or "train")
+	// and how far it is, in positions.
+	Progress func(stage string, done, total int)
+}
+
+// Labelled is a position before the roll (the player on roll is Board[1])
+// with its probabilities from a deeper search.
+type Labelled struct {
+	Board backgammon.Board
+	Probs Probs
+}
+
+// SamplePositions plays self-play games with w at 0-ply (dice
+// NewDice(seed, game)) and returns the first n positions met before a
+// roll, leaving out those the bearoff database db answers exactly (db may
+// be nil).
+func SamplePositions(ctx context.Context, w *Weights, db *Bearoff, n int, seed uint64) ([]backgammon.Board, error) {
+	bot, err := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, NoBearoff: db == nil})
+	if err != nil {
+		return nil, fmt.Errorf("sample positions: %w", err)
+	}
+	out := make([]backgammon.Board, 0, n)
+	for game := uint64(0); len(out) < n; game++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("sample positions: %w", err)
+		}
+		dice := backgammon.NewDice(seed, game)
+		s := backgammon.NewMatch(backgammon.Rules{Variant: backgammon.Standard})
+		first, d0, d1 := dice.Opening()
+		if err := s.StartGame(first, d0, d1); err != nil {
+			return nil, fmt.Errorf("sample positions: game %d: %w", game, err)
+		}
+		for moves := 0; s.GameState == backgammon.GamePlaying && len(out) < n; {
+			if moves++; moves > 4*MaxGamePlies {
+				return nil, fmt.Errorf("sample positions: game %d does not end", game)
+			}
+			switch s.Decision() {
+			case backgammon.NeedRoll:
+				if err := s.SetDice(dice.Roll()); err != nil {
+					return nil, fmt.Errorf("sample positions: game %d: %w", game, err)
+				}
+			case backgammon.DecideMove:
+				b := s.Board
+				if _, exact := bearoffExact(db, &b); !exact {
+					out = append(out, b)
+				}
+				m, _, _ := bot.ChooseMove(s.Board, s.Dice[0], s.Dice[1])
+				if err := s.Play(m); err != nil {
+					return nil, fmt.Errorf("sample positions: game %d: %w", game, err)
+				}
+			default:
+				return nil, fmt.Errorf("sample positions: game %d: unexpected decision %v", game, s.Decision())
+			}
+		}
+	}
+	return out, nil
+}
+
+func bearoffExact(db *Bearoff, b *backgammon.Board) (Probs, bool) {
+	if db == nil || Contact(b) {
+		return Probs{}, false
+	}
+	return db.Probs(b)
+}
+
+// Label judges each position plies deep with w (and db for exact
+// bear-offs), on workers goroutines. The labels do not depend on workers.
+func Label(ctx context.Context, w *Weights, db *Bearoff, boards []backgammon.Board, plies, workers int, progress func(done, total int)) ([]Labelled, error) {
+	if plies < 0 || plies > MaxPlies {
+		return nil, fmt.Errorf("label: plies %d out of range 0..%d", plies, MaxPlies)
+	}
+	workers = max(workers, 1)
+	out := make([]Labelled, len(boards))
+	var (
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
+	)
+	errs := make([]error, workers)
+	for k := range workers {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			bot, err := NewBot(Config{Level: LevelNet, Plies: plies, Weights: w, Bearoff: db, NoBearoff: db == nil})
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			for i := k; i < len(boards); i += workers {
+				if i%256 == k {
+					if err := ctx.Err(); err != nil {
+						errs[k] = err
+						return
+					}
+				}
+				out[i] = Labelled{Board: boards[i], Probs: bot.Probs(boards[i])}
+				if progress != nil && (i+1)%1000 == 0 {
+					mu.Lock()
+					done += 1000
+					progress(min(done, len(boards)), len(boards))
+					mu.Unlock()
+				}
+			}
+		}(k)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("label: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// Fit trains w toward the labels for epochs passes, each in an order
+// shuffled from seed, with the learning rate decaying linearly from alpha
+// to alphaEnd (0 keeps alpha). It is sequential, so reproducible.
+func Fit(ctx context.Context, w *Weights, data []Labelled, epochs int, alpha, alphaEnd float64, seed uint64, progress func(done, total int)) error {
+	if epochs < 1 || !(alpha > 0) || alphaEnd < 0 {
+		return fmt.Errorf("fit: bad configuration: epochs %d alpha %v alpha-end %v", epochs, alpha, alphaEnd)
+	}
+	if alphaEnd == 0 {
+		alphaEnd = alpha
+	}
+	ev := w.NewEvaluator()
+	rng := rand.New(rand.NewPCG(seed, 0x666974))
+	order := make([]int, len(data))
+	for i := range order {
+		order[i] = i
+	}
+	total := epochs * len(data)
+	step := 0
+	for e := range epochs {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			if step%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("fit: epoch %d: %w", e+1, err)
+				}
+				if progress != nil {
+					progress(step, total)
+				}
+			}
+			a := float32(alpha + (alphaEnd-alpha)*float64(step)/float64(max(total, 1)))
+			ev.learn(&data[i].Board, data[i].Probs, a)
+			step++
+		}
+	}
+	return nil
+}
+
+// Supervise runs one supervised generation on w (changed in place):
+// SamplePositions, Label at cfg.Plies, Fit.
+func Supervise(ctx context.Context, w *Weights, db *Bearoff, cfg SuperviseConfig) error {
+	if cfg.Positions < 1 || cfg.Plies < 1 || cfg.Plies > MaxPlies {
+		return fmt.Errorf("supervise: bad configuration: positions %d plies %d", cfg.Positions, cfg.Plies)
+	}
+	boards, err := SamplePositions(ctx, w, db, cfg.Positions, cfg.Seed)
+	if err != nil {
+		return fmt.Errorf("supervise: %w", err)
+	}
+	prog := func(stage string) func(int, int) {
+		if cfg.Progress == nil {
+			return nil
+		}
+		return func(d, t int) { cfg.Progress(stage, d, t) }
+	}
+	data, err := Label(ctx, w, db, boards, cfg.Plies, cfg.Workers, prog("label"))
+	if err != nil {
+		return fmt.Errorf("supervise: %w", err)
+	}
+	if err := Fit(ctx, w, data, max(cfg.Epochs, 1), cfg.Alpha, cfg.AlphaEnd, cfg.Seed, prog("train")); err != nil {
+		return fmt.Errorf("supervise: %w", err)
+	}
+	return nil
+}
