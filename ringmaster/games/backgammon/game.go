@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"text/tabwriter"
 
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
@@ -87,22 +85,14 @@ func (g *Game) Launch(ctx context.Context, p *control.Player, spec player.Spec) 
 	return nil, fmt.Errorf("backgammon has no player kind %q", p.Kind)
 }
 
-// gnubgBinary finds the gnubg program for a gnubg player.
+// gnubgBinary finds the gnubg program for a gnubg player: its own
+// command, else the ringmaster's gnubg command, else where gnubg.FindBinary
+// looks.
 func (g *Game) gnubgBinary(p *control.Player) (string, error) {
 	if len(p.Command) > 0 {
 		return p.Command[0], nil
 	}
-	if g.GnubgCommand != "" {
-		return g.GnubgCommand, nil
-	}
-	if _, err := os.Stat("/usr/games/gnubg"); err == nil {
-		return "/usr/games/gnubg", nil
-	}
-	path, err := exec.LookPath("gnubg")
-	if err != nil {
-		return "", fmt.Errorf("gnubg not found (install it: apt-get install gnubg)")
-	}
-	return path, nil
+	return gnubg.FindBinary(g.GnubgCommand)
 }
 
 // PointsUnit names a matchup's points per game in reports.
