@@ -1,0 +1,61 @@
+package fibs
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse: Parse and Split never panic, keep the raw line, and a board
+// they accept writes back to an equal board.
+func FuzzParse(f *testing.F) {
+	for _, c := range transcript {
+		f.Add(c.line)
+	}
+	f.Add("login: 1 myname 1041253132 192.168.1.308")
+	f.Add("You roll 3 and 1.Please move 2 pieces.")
+	f.Fuzz(func(t *testing.T, line string) {
+		m := Parse(line)
+		if len(line) <= MaxLine && m.Raw != strings.TrimRight(line, "\r\n") {
+			t.Fatalf("raw %q for %q", m.Raw, line)
+		}
+		if m.Kind == Board {
+			again := Parse(m.Board.String())
+			if again.Kind != Board || *again.Board != *m.Board {
+				t.Fatalf("board %q writes %q", line, m.Board.String())
+			}
+		}
+		if m.Kind == Moves && len(m.Steps) == 0 {
+			t.Fatalf("moves without steps: %q", line)
+		}
+		parts := Split(line)
+		if len(parts) == 0 {
+			t.Fatalf("Split(%q) is empty", line)
+		}
+		for _, p := range parts {
+			_ = Parse(p)
+		}
+	})
+}
+
+// FuzzParseSteps: what ParseSteps accepts, FormatSteps writes so that it
+// reads back the same, and ToMove never panics on it.
+func FuzzParseSteps(f *testing.F) {
+	for _, s := range []string{"8-4 6-4", "bar-22", "5-off", "8 4 6 4", "24-off 22-off .", "bar-off", "1-2 3-4 5-6 7-8 9-10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		steps, err := ParseSteps(text)
+		if err != nil {
+			return
+		}
+		again, err := ParseSteps(FormatSteps(steps))
+		if err != nil || FormatSteps(again) != FormatSteps(steps) {
+			t.Fatalf("%q: %q reads back %q, %v", text, FormatSteps(steps), FormatSteps(again), err)
+		}
+		for _, dir := range []int{-1, 1} {
+			if m, err := ToMove(steps, dir); err == nil && FormatSteps(FromMove(m, dir)) != FormatSteps(steps) {
+				t.Fatalf("%q direction %d: %q", text, dir, FormatSteps(FromMove(m, dir)))
+			}
+		}
+	})
+}
