@@ -9,11 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/sgf"
+	"github.com/gamemill/gamemill/internal/cli"
 )
 
 // recordFormat is a match-record file format, chosen by file extension.
@@ -29,35 +28,30 @@ func formatFor(path string) (recordFormat, error) {
 	case ".sgf":
 		return recordFormat{sgf.Read, sgf.Write}, nil
 	}
-	return recordFormat{}, fmt.Errorf("%w: convert: %s: unknown record format (want .mat or .sgf)", errUsage, path)
+	return recordFormat{}, cli.Usagef("convert: %s: unknown record format (want .mat or .sgf)", path)
 }
 
 // runConvert implements 'bgtool convert IN OUT': it reads a match record
 // (Jellyfish .mat or gnubg SGF, by extension), replays it through the
 // rules, checking every move, and writes it in OUT's format. OUT is written
 // only when the whole conversion succeeds.
-func runConvert(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("convert", "IN OUT", stdout)
+func runConvert(args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtool", "convert", "IN OUT", stdout)
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "usage: bgtool convert IN OUT\n\n"+
 			"Convert a backgammon match record between Jellyfish .mat and gnubg SGF,\n"+
 			"chosen by each file's extension. Every move is checked against the rules.\n")
 	}
-	err := parseFlags(fs, args, 2, 2)
-	if err == nil {
-		err = convert(fs.Arg(0), fs.Arg(1))
+	if err := cli.Parse(fs, args, 2, 2); err != nil {
+		return err
 	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, pflag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "bgtool: %v\nusage: bgtool convert IN OUT (IN and OUT end in .mat or .sgf)\n", err)
-		return 2
+	if err := convert(fs.Arg(0), fs.Arg(1)); err != nil {
+		if errors.Is(err, cli.ErrUsage) {
+			return err
+		}
+		return fmt.Errorf("convert: %w", err)
 	}
-	fmt.Fprintf(stderr, "bgtool: convert: %v\n", err)
-	return 1
+	return nil
 }
 
 func convert(in, out string) error {

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"github.com/gamemill/gamemill/formats/record/recordtest"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,8 +11,14 @@ import (
 
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/record/recordtest"
 	"github.com/gamemill/gamemill/formats/sgf"
 )
+
+// convertIn runs 'bgtool convert ARGS...' in process.
+func convertIn(args []string, stdout, stderr io.Writer) int {
+	return run(context.Background(), append([]string{"convert"}, args...), nil, stdout, stderr)
+}
 
 const (
 	gnubgMat = "../../formats/mat/testdata/gnubg-3pt-match.mat"
@@ -38,7 +44,7 @@ func TestConvert(t *testing.T) {
 	} {
 		out := filepath.Join(dir, tc.out)
 		var stdout, stderr bytes.Buffer
-		if code := runConvert([]string{tc.in, out}, &stdout, &stderr); code != 0 {
+		if code := convertIn([]string{tc.in, out}, &stdout, &stderr); code != 0 {
 			t.Fatalf("convert %s %s: exit %d: %s", tc.in, tc.out, code, stderr.String())
 		}
 		if stdout.Len() != 0 || stderr.Len() != 0 {
@@ -70,7 +76,7 @@ func TestConvertErrors(t *testing.T) {
 		{[]string{bad, filepath.Join(dir, "x.sgf")}, 1, "game 1: action 1"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := runConvert(tc.args, &stdout, &stderr)
+		code := convertIn(tc.args, &stdout, &stderr)
 		if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("convert %q: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
 		}
@@ -79,7 +85,7 @@ func TestConvertErrors(t *testing.T) {
 		t.Error("a failed conversion wrote its output")
 	}
 	var stdout, stderr bytes.Buffer
-	if code := runConvert([]string{"--help"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "usage: bgtool convert") {
+	if code := convertIn([]string{"--help"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "usage: bgtool convert") {
 		t.Errorf("--help: exit %d, %q", code, stdout.String())
 	}
 }

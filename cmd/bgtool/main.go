@@ -3,19 +3,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/textboard"
+	"github.com/gamemill/gamemill/internal/cli"
 )
 
 const usage = `usage: bgtool COMMAND [flags] ARGS
@@ -35,14 +34,13 @@ Run 'bgtool COMMAND --help' for a command's flags.
 // defaultMatchID is a money game with the cube centred and player 1 to roll.
 const defaultMatchID = "cAkAAAAAAAAA"
 
-// errUsage marks errors that exit with status 2.
-var errUsage = errors.New("usage")
-
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+// run is the whole command; its result is the exit status (0 success, 1 a
+// failure, 2 a usage error).
+func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -57,59 +55,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "moves":
 		err = runMoves(args[1:], stdout)
 	case "convert":
-		return runConvert(args[1:], stdout, stderr)
+		err = runConvert(args[1:], stdout)
 	default:
-		err = fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+		err = cli.Usagef("unknown command %q", args[0])
 	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, pflag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "bgtool: %v\n\n%s", err, usage)
-		return 2
-	}
-	fmt.Fprintf(stderr, "bgtool: %v\n", err)
-	return 1
-}
-
-// newFlags makes a flag set that prints its help to out and reports
-// errors as usage errors.
-func newFlags(name, args string, out io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() {
-		fmt.Fprintf(out, "usage: bgtool %s [flags] %s\n\nflags:\n%s", name, args, fs.FlagUsages())
-	}
-	return fs
-}
-
-func parseFlags(fs *pflag.FlagSet, args []string, min, max int) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
-	}
-	if n := fs.NArg(); n < min || n > max {
-		return fmt.Errorf("%w: %s: want %d to %d arguments, got %d", errUsage, fs.Name(), min, max, n)
-	}
-	return nil
+	return cli.Exit("bgtool", err, usage, stderr)
 }
 
 func runBoard(args []string, stdout io.Writer) error {
-	fs := newFlags("board", "POSITION_ID [MATCH_ID]", stdout)
+	fs := cli.NewFlags("bgtool", "board", "POSITION_ID [MATCH_ID]", stdout)
 	asJSON := fs.Bool("json", false, "print the position as JSON")
 	name0 := fs.String("name0", "gnubg", "name of player 0 (O, drawn at the top)")
 	name1 := fs.String("name1", "root", "name of player 1 (X, drawn at the bottom)")
 	variant := fs.String("variant", "standard", "variant: standard, nackgammon, hypergammon1..3")
-	if err := parseFlags(fs, args, 1, 2); err != nil {
+	if err := cli.Parse(fs, args, 1, 2); err != nil {
 		return err
 	}
 	v, err := backgammon.ParseVariant(*variant)
 	if err != nil {
-		return fmt.Errorf("%w: board: %v", errUsage, err)
+		return cli.Usagef("board: %v", err)
 	}
 	matchID := defaultMatchID
 	if fs.NArg() == 2 {
@@ -128,17 +92,17 @@ func runBoard(args []string, stdout io.Writer) error {
 }
 
 func runMoves(args []string, stdout io.Writer) error {
-	fs := newFlags("moves", "POSITION_ID DICE", stdout)
+	fs := cli.NewFlags("bgtool", "moves", "POSITION_ID DICE", stdout)
 	asJSON := fs.Bool("json", false, "print the moves as JSON")
 	variant := fs.String("variant", "standard", "variant: standard, nackgammon, hypergammon1..3")
 	eval := fs.Bool("eval", false, "judge each move with bgbot's network (cubeless money equity), best first")
 	plies := fs.Int("plies", 0, "with --eval: search depth")
-	if err := parseFlags(fs, args, 2, 2); err != nil {
+	if err := cli.Parse(fs, args, 2, 2); err != nil {
 		return err
 	}
 	v, err := backgammon.ParseVariant(*variant)
 	if err != nil {
-		return fmt.Errorf("%w: moves: %v", errUsage, err)
+		return cli.Usagef("moves: %v", err)
 	}
 	b, err := gnubgid.DecodePosition(fs.Arg(0))
 	if err != nil {

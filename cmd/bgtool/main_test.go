@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/gamemill/gamemill/internal/buildtest"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/internal/buildtest"
 	"github.com/gamemill/gamemill/internal/peertest"
 )
 
