@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,48 +16,51 @@ import (
 	"sync"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/ratings"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "bgtrain:", err)
-		if errors.Is(err, pflag.ErrHelp) {
-			os.Exit(0)
-		}
-		os.Exit(2)
-	}
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage: bgtrain train [flags]   TD(lambda) self-play training
-       bgtrain duel [flags]    duplicate-dice duel between two bots
+const usage = `usage: bgtrain train [flags]      TD(lambda) self-play training
+       bgtrain duel [flags]       duplicate-dice duel between two bots
        bgtrain supervise [flags]  train toward the network's own deeper search
-run "bgtrain COMMAND --help" for the flags`
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+Run 'bgtrain COMMAND --help' for a command's flags.
+`
+
+// run is the whole command; its result is the exit status (0 success, 1 a
+// failure, 2 a usage error).
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return errors.New(usage)
+		fmt.Fprint(stderr, usage)
+		return 2
 	}
+	var err error
 	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
 	case "train":
-		return train(ctx, args[1:], stdout, stderr)
+		err = train(ctx, args[1:], stdout)
 	case "duel":
-		return duel(ctx, args[1:], stdout, stderr)
+		err = duel(ctx, args[1:], stdout)
 	case "supervise":
-		return supervise(ctx, args[1:], stdout, stderr)
+		err = supervise(ctx, args[1:], stdout)
+	default:
+		err = cli.Usagef("unknown command %q", args[0])
 	}
-	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+	return cli.Exit("bgtrain", err, usage, stderr)
 }
 
-func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("train", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+func train(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtrain", "train", "", stdout)
 	games := fs.Int("games", 100000, "self-play games to play in this run")
 	alpha := fs.Float64("alpha", 0.1, "learning rate at the start")
 	alphaEnd := fs.Float64("alpha-end", 0.02, "learning rate at the end (linear decay)")
@@ -70,8 +72,16 @@ func train(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "bgbot.bgnet", "weights file to write (also the checkpoint)")
 	resume := fs.String("resume", "", "weights file to continue training from")
 	every := fs.Int("checkpoint-every", 10000, "write the weights file after about this many games")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
+	}
+	switch {
+	case *games < 1, *hidden < 1, *workers < 1, *syncEvery < 1, *every < 1:
+		return cli.Usagef("train: --games, --hidden, --workers, --sync and --checkpoint-every must be at least 1")
+	case !(*alpha > 0), !(*alphaEnd >= 0):
+		return cli.Usagef("train: want --alpha > 0 and --alpha-end >= 0")
+	case !(*lambda >= 0 && *lambda <= 1):
+		return cli.Usagef("train: want --lambda between 0 and 1, got %v", *lambda)
 	}
 	var w *bgbot.Weights
 	var err error
@@ -135,9 +145,8 @@ func writeWeights(path string, w *bgbot.Weights) error {
 	return nil
 }
 
-func duel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("duel", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+func duel(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtrain", "duel", "", stdout)
 	a := fs.String("a", "net", "level of bot A: random, heuristic or net")
 	b := fs.String("b", "heuristic", "level of bot B")
 	aPlies := fs.Int("a-plies", 0, "search depth of bot A")
@@ -151,8 +160,19 @@ func duel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	jacoby := fs.Bool("jacoby", false, "with --cube: the Jacoby rule")
 	beavers := fs.Bool("beavers", false, "with --cube: beavers allowed")
 	noBearoffFlag := fs.Bool("no-bearoff", false, "judge bear-offs with the network instead of the bearoff database")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
+	}
+	if *workers < 1 {
+		return cli.Usagef("duel: --workers must be at least 1")
+	}
+	if *aPlies < 0 || *aPlies > bgbot.MaxPlies || *bPlies < 0 || *bPlies > bgbot.MaxPlies {
+		return cli.Usagef("duel: --a-plies and --b-plies must be within 0..%d", bgbot.MaxPlies)
+	}
+	for _, level := range []string{*a, *b} {
+		if _, err := bgbot.ParseLevel(level); err != nil {
+			return cli.Usagef("duel: %v", err)
+		}
 	}
 	noBearoff := *noBearoffFlag
 	mk := func(level string, plies int, weights string, seed uint64) (func() (*bgbot.Bot, error), error) {

@@ -15,11 +15,11 @@ func TestTrainResume(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "n.bgnet")
 	var stdout, stderr bytes.Buffer
 	ctx := context.Background()
-	if err := run(ctx, []string{"train", "--games", "20", "--hidden", "8", "--workers", "2", "--sync", "5", "--out", out}, &stdout, &stderr); err != nil {
-		t.Fatal(err, stderr.String())
+	if code := run(ctx, []string{"train", "--games", "20", "--hidden", "8", "--workers", "2", "--sync", "5", "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
 	}
-	if err := run(ctx, []string{"train", "--games", "10", "--resume", out, "--out", out}, &stdout, &stderr); err != nil {
-		t.Fatal(err, stderr.String())
+	if code := run(ctx, []string{"train", "--games", "10", "--resume", out, "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -35,24 +35,67 @@ func TestTrainResume(t *testing.T) {
 	if !strings.Contains(stdout.String(), "resuming") {
 		t.Errorf("output: %s", stdout.String())
 	}
-	if err := run(ctx, []string{"train", "--resume", filepath.Join(t.TempDir(), "missing")}, &stdout, &stderr); err == nil {
-		t.Error("missing checkpoint accepted")
+	if code := run(ctx, []string{"train", "--resume", filepath.Join(t.TempDir(), "missing")}, nil, &stdout, &stderr); code != 1 {
+		t.Errorf("missing checkpoint: exit %d, want 1", code)
 	}
 }
 
 func TestDuelCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"duel", "--a", "heuristic", "--b", "random", "--games", "20"}, &stdout, &stderr)
-	if err != nil {
-		t.Fatal(err, stderr.String())
+	if code := run(context.Background(), []string{"duel", "--a", "heuristic", "--b", "random", "--games", "20"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "20 games (10 duplicate pairs)") || !strings.Contains(stdout.String(), "95% interval") {
 		t.Errorf("output: %s", stdout.String())
 	}
-	if err := run(context.Background(), []string{"duel", "--a", "wizard"}, &stdout, &stderr); err == nil {
-		t.Error("unknown level accepted")
+}
+
+// TestExitStatus checks the one convention: 2 for usage errors (bad
+// flags, bad values, non-finite numbers), 1 for failures at run time, 0
+// for --help.
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.bgnet")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "usage: bgtrain"},
+		{[]string{"fly"}, 2, `unknown command "fly"`},
+		{[]string{"train", "--bogus"}, 2, "unknown flag"},
+		{[]string{"train", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"train", "--games", "0"}, 2, "at least 1"},
+		{[]string{"train", "--lambda", "1.5"}, 2, "--lambda"},
+		{[]string{"train", "--alpha", "0"}, 2, "--alpha > 0"},
+		{[]string{"duel", "--a", "wizard"}, 2, "wizard"},
+		{[]string{"duel", "--a-plies", "9"}, 2, "--a-plies"},
+		{[]string{"supervise", "--plies", "0"}, 2, "--plies 1.."},
+		// Non-finite numbers are usage errors in every command, never a
+		// panic: "--alpha nan" used to index the sigmoid table with NaN.
+		{[]string{"train", "--games", "2", "--hidden", "4", "--alpha", "nan", "--out", out}, 2, "--alpha NaN: want a finite number"},
+		{[]string{"train", "--games", "2", "--hidden", "4", "--alpha", "inf", "--out", out}, 2, "--alpha +Inf: want a finite number"},
+		{[]string{"train", "--games", "2", "--hidden", "4", "--alpha-end", "nan", "--out", out}, 2, "--alpha-end NaN"},
+		{[]string{"train", "--games", "2", "--hidden", "4", "--lambda", "nan", "--out", out}, 2, "--lambda NaN"},
+		{[]string{"train", "--games", "2", "--hidden", "4", "--lambda", "-inf", "--out", out}, 2, "--lambda -Inf"},
+		{[]string{"supervise", "--positions", "10", "--alpha", "nan", "--out", out}, 2, "--alpha NaN"},
+		{[]string{"supervise", "--positions", "10", "--alpha-end", "inf", "--out", out}, 2, "--alpha-end +Inf"},
+		{[]string{"train", "--resume", filepath.Join(dir, "missing")}, 1, "missing"},
+		{[]string{"duel", "--a-weights", filepath.Join(dir, "missing"), "--games", "2"}, 1, "missing"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), c.args, nil, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("bgtrain %q: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), c.code, c.want)
+		}
 	}
-	if err := run(context.Background(), []string{"fly"}, &stdout, &stderr); err == nil {
-		t.Error("unknown command accepted")
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused command wrote its weights file")
+	}
+	for _, args := range [][]string{{"--help"}, {"train", "--help"}, {"duel", "-h"}, {"supervise", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "usage: bgtrain") {
+			t.Errorf("bgtrain %q: exit %d, stdout %q", args, code, stdout.String())
+		}
 	}
 }

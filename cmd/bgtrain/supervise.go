@@ -8,16 +8,14 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/internal/cli"
 )
 
 // supervise runs one supervised generation: self-play positions labelled by
 // the network's own deeper search, and the network trained toward them.
-func supervise(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("supervise", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+func supervise(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtrain", "supervise", "", stdout)
 	from := fs.String("from", "", "weights file to start from (default: the embedded weights)")
 	out := fs.String("out", "bgbot.bgnet", "weights file to write")
 	positions := fs.Int("positions", 100000, "self-play positions to label")
@@ -27,14 +25,11 @@ func supervise(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	alphaEnd := fs.Float64("alpha-end", 0.0005, "learning rate at the end (linear decay)")
 	seed := fs.Uint64("seed", 1, "seed of the self-play dice and the shuffles")
 	workers := fs.Int("workers", runtime.NumCPU(), "goroutines labelling positions (the result does not depend on it)")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("supervise: unexpected argument %q", fs.Arg(0))
-	}
-	if *positions < 1 || *plies < 1 || *plies > bgbot.MaxPlies || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) {
-		return fmt.Errorf("supervise: need --positions >= 1, --plies 1..%d, --epochs >= 1, --alpha > 0, --alpha-end >= 0", bgbot.MaxPlies)
+	if *positions < 1 || *plies < 1 || *plies > bgbot.MaxPlies || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 {
+		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --plies 1..%d, --epochs >= 1, --alpha > 0, --alpha-end >= 0", bgbot.MaxPlies)
 	}
 	var w *bgbot.Weights
 	var err error

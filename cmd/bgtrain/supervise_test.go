@@ -16,8 +16,8 @@ func TestSuperviseCommand(t *testing.T) {
 	out := filepath.Join(dir, "s.bgnet")
 	var stdout, stderr bytes.Buffer
 	ctx := context.Background()
-	if err := run(ctx, []string{"supervise", "--positions", "40", "--workers", "2", "--out", out}, &stdout, &stderr); err != nil {
-		t.Fatal(err, stderr.String())
+	if code := run(ctx, []string{"supervise", "--positions", "40", "--workers", "2", "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -38,11 +38,11 @@ func TestSuperviseCommand(t *testing.T) {
 		t.Errorf("output: %s", stdout.String())
 	}
 	// Starting from the file it wrote works; bad flags are refused.
-	if err := run(ctx, []string{"supervise", "--from", out, "--positions", "10", "--out", filepath.Join(dir, "t.bgnet")}, &stdout, &stderr); err != nil {
-		t.Fatal(err, stderr.String())
+	if code := run(ctx, []string{"supervise", "--from", out, "--positions", "10", "--out", filepath.Join(dir, "t.bgnet")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
 	}
 	for _, args := range [][]string{{"--plies", "0"}, {"--epochs", "0"}, {"--alpha", "0"}, {"--from", filepath.Join(dir, "missing")}} {
-		if err := run(ctx, append([]string{"supervise", "--positions", "10", "--out", filepath.Join(dir, "u.bgnet")}, args...), &stdout, &stderr); err == nil {
+		if code := run(ctx, append([]string{"supervise", "--positions", "10", "--out", filepath.Join(dir, "u.bgnet")}, args...), nil, &stdout, &stderr); code == 0 {
 			t.Errorf("supervise %v accepted", args)
 		}
 	}
