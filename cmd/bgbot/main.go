@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -15,24 +16,31 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/internal/cli"
 )
 
 func main() {
-	opts, err := gtpengine.ParseArgs(os.Args[1:])
-	if errors.Is(err, pflag.ErrHelp) {
-		o := gtpengine.DefaultOptions()
-		fmt.Fprintln(os.Stderr, "usage: bgbot [flags]  (speaks the Gamemill backgammon command set on stdin/stdout)")
-		fmt.Fprint(os.Stderr, gtpengine.FlagSet("bgbot", &o).FlagUsages())
-		os.Exit(0)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bgbot:", err)
-		os.Exit(2)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := gtpengine.Serve(ctx, opts, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintln(os.Stderr, "bgbot:", err)
-		os.Exit(1)
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole command; its result is the exit status (0 success or
+// --help, 1 a failure, 2 a usage error).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts, err := gtpengine.ParseArgs(args)
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		o := gtpengine.DefaultOptions()
+		fmt.Fprintln(stdout, "usage: bgbot [flags]  (speaks the Gamemill backgammon command set on stdin/stdout)")
+		fmt.Fprint(stdout, gtpengine.FlagSet("bgbot", &o).FlagUsages())
+		return 0
+	case err != nil:
+		return cli.Exit("bgbot", cli.Usagef("%v", err), "", stderr)
 	}
+	err = gtpengine.Serve(ctx, opts, stdin, stdout)
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return cli.Exit("bgbot", err, "", stderr)
 }

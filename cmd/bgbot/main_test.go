@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/gamemill/gamemill/internal/buildtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/internal/buildtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/transcript.golden")
@@ -193,5 +193,37 @@ func TestNetLevelSubprocess(t *testing.T) {
 	}
 	if err := exec.Command(binary, "--help").Run(); err != nil {
 		t.Errorf("--help: %v", err)
+	}
+}
+
+// TestExitStatus runs the command in process: 0 for --help (usage on
+// stdout), 2 for bad flags and values (non-finite noise included), 1 when
+// serving fails.
+func TestExitStatus(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--level", "grandmaster"}, 2, "grandmaster"},
+		{[]string{"--plies", "9"}, 2, "--plies 9"},
+		{[]string{"--noise", "nan"}, 2, "--noise"},
+		{[]string{"--noise", "inf"}, 2, "--noise"},
+		{[]string{"stray"}, 2, `unexpected argument "stray"`},
+		{[]string{"--weights", filepath.Join(t.TempDir(), "missing.bgnet")}, 1, "missing.bgnet"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), c.args, strings.NewReader("quit\n"), &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("bgbot %q: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), c.code, c.want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "usage: bgbot") {
+		t.Errorf("--help: exit %d, stdout %q", code, stdout.String())
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"--level", "random"}, strings.NewReader("name\nquit\n"), &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "= bgbot") {
+		t.Errorf("serving: exit %d, stdout %q", code, stdout.String())
 	}
 }

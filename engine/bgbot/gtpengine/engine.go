@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync"
 
@@ -91,8 +92,8 @@ func ParseArgs(args []string) (Options, error) {
 	if o.CubePlies < 0 || o.CubePlies > bgbot.MaxPlies {
 		return Options{}, fmt.Errorf("bgbot arguments: --cube-plies %d out of range 0..%d", o.CubePlies, bgbot.MaxPlies)
 	}
-	if !(o.Noise >= 0) {
-		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be >= 0", o.Noise)
+	if !(o.Noise >= 0) || math.IsInf(o.Noise, 0) {
+		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be a finite number >= 0", o.Noise)
 	}
 	return o, nil
 }
