@@ -49,28 +49,10 @@ func TestReadGnubgMatch(t *testing.T) {
 	}
 }
 
-func roundTrip(t *testing.T, m *record.Match) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := mat.Write(&buf, m); err != nil {
-		t.Fatal(err)
-	}
-	back, err := mat.Read(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatalf("reading what we wrote: %v\n%s", err, buf.String())
-	}
-	if err := record.Replay(back); err != nil {
-		t.Fatalf("replaying what we wrote: %v\n%s", err, buf.String())
-	}
-	if d := record.Diff(m, back); d != "" {
-		t.Fatalf("round trip differs: %s\n%s", d, buf.String())
-	}
-}
-
 func TestRoundTripGnubgFiles(t *testing.T) {
 	for _, f := range []string{"gnubg-3pt-match.mat", "gnubg-7pt-cube.mat", "gnubg-nackgammon-tags.mat"} {
 		t.Run(f, func(t *testing.T) {
-			roundTrip(t, recordtest.Replayed(t, recordtest.Load(t, mat.Read, filepath.Join("testdata", f))))
+			recordtest.RoundTrip(t, recordtest.Replayed(t, recordtest.Load(t, mat.Read, filepath.Join("testdata", f))), mat.Write, mat.Read)
 		})
 	}
 }
@@ -83,7 +65,7 @@ func TestRoundTripRandom(t *testing.T) {
 	for name, m := range randomMatches(t) {
 		t.Run(name, func(t *testing.T) {
 			m.Event, m.Date, m.Comment = "Test event", "2025-01-02", "line one\nline two"
-			roundTrip(t, m)
+			recordtest.RoundTrip(t, m, mat.Write, mat.Read)
 		})
 	}
 }

@@ -67,24 +67,6 @@ func TestReadGnubgSGF(t *testing.T) {
 	}
 }
 
-func roundTrip(t *testing.T, m *record.Match) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := sgf.Write(&buf, m); err != nil {
-		t.Fatal(err)
-	}
-	back, err := sgf.Read(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatalf("reading what we wrote: %v\n%s", err, buf.String())
-	}
-	if err := record.Replay(back); err != nil {
-		t.Fatalf("replaying what we wrote: %v\n%s", err, buf.String())
-	}
-	if d := record.Diff(m, back); d != "" {
-		t.Fatalf("round trip differs: %s\n%s", d, buf.String())
-	}
-}
-
 func randomMatches(t testing.TB) map[string]*record.Match {
 	t.Helper()
 	out := recordtest.Matches(t, [2]string{"Alice [A]", "Bob: Two"})
@@ -100,13 +82,13 @@ func randomMatches(t testing.TB) map[string]*record.Match {
 func TestRoundTrip(t *testing.T) {
 	for _, f := range []string{"gnubg-3pt-match.sgf", "gnubg-7pt-cube.sgf", "gnubg-nackgammon-tags.sgf"} {
 		t.Run(f, func(t *testing.T) {
-			roundTrip(t, recordtest.Replayed(t, recordtest.Load(t, sgf.Read, filepath.Join("testdata", f))))
+			recordtest.RoundTrip(t, recordtest.Replayed(t, recordtest.Load(t, sgf.Read, filepath.Join("testdata", f))), sgf.Write, sgf.Read)
 		})
 	}
 	for name, m := range randomMatches(t) {
 		t.Run(name, func(t *testing.T) {
 			m.Event, m.Date, m.Comment, m.Games[0].Actions[0].Comment = "Ev]ent", "2025-01-02", "two\nlines \\ here", "opening [comment]"
-			roundTrip(t, m)
+			recordtest.RoundTrip(t, m, sgf.Write, sgf.Read)
 		})
 	}
 }

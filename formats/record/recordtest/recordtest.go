@@ -3,6 +3,7 @@
 package recordtest
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -136,4 +137,25 @@ func Matches(t testing.TB, players [2]string) map[string]*record.Match {
 	add("no crawford", 9, backgammon.Rules{MatchLength: 5, Cube: true}, Options{DoubleP: 0.05, DropP: 0.3})
 	add("cubeless hypergammon", 11, backgammon.Rules{Variant: backgammon.Hypergammon3, MatchLength: 3}, Options{})
 	return out
+}
+
+// RoundTrip writes m with write, reads the text back with read, replays
+// it, and fails the test unless the result equals m (record.Diff): the
+// round-trip check of every record format.
+func RoundTrip(t testing.TB, m *record.Match, write func(io.Writer, *record.Match) error, read func(io.Reader) (*record.Match, error)) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("reading what we wrote: %v\n%s", err, buf.String())
+	}
+	if err := record.Replay(back); err != nil {
+		t.Fatalf("replaying what we wrote: %v\n%s", err, buf.String())
+	}
+	if d := record.Diff(m, back); d != "" {
+		t.Fatalf("round trip differs: %s\n%s", d, buf.String())
+	}
 }
