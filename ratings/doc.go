@@ -3,8 +3,11 @@
 // t-distribution confidence intervals (plain and duplicate-dice paired),
 // Elo from a score with a confidence interval, likelihood of superiority,
 // sequential probability ratio tests (trinomial and pentanomial), a
-// Bradley-Terry fit for all-play-all tournaments, and the FIBS rating
-// formula.
+// Bradley-Terry fit for all-play-all tournaments, the FIBS rating
+// formula, and FitBradleyTerry: maximum-likelihood ratings from any set of
+// games, with a first-move advantage, draws, backgammon matches of
+// different lengths on the FIBS scale, the full covariance matrix, 95%
+// intervals and a likelihood-of-superiority matrix.
 //
 // Everything here is a pure function of its arguments: no I/O, no package
 // state, no randomness. Only the standard library is imported.
