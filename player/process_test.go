@@ -1,11 +1,9 @@
 package player
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gamemill/gamemill/internal/buildtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamemill/gamemill/internal/buildtest"
+	"github.com/gamemill/gamemill/internal/syncbuf"
 	"github.com/gamemill/gamemill/protocol"
 )
 
@@ -70,7 +70,7 @@ func waitGone(t *testing.T, pid int) {
 }
 
 func TestProcessBasics(t *testing.T) {
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	var mu sync.Mutex
 	var transcript []string
 	dir := t.TempDir()
@@ -291,7 +291,7 @@ func TestProcessGroupKill(t *testing.T) {
 			}
 			// A non-file Stderr makes os/exec copy it through a pipe the
 			// grandchild also holds.
-			var stderr syncBuffer
+			var stderr syncbuf.Buffer
 			p := launch(t, Spec{GracePeriod: 300 * time.Millisecond, Stderr: &stderr}, flags...)
 			if _, err := p.Do(context.Background(), "name"); err != nil {
 				t.Fatal(err)
@@ -378,7 +378,7 @@ func TestProcessWithSplitCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	p, err := Launch(context.Background(), Spec{Argv: argv, Stderr: &stderr, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -400,22 +400,4 @@ func TestMergeEnv(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("mergeEnv = %q, want %q", got, want)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
