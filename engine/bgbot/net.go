@@ -394,10 +394,10 @@ func (e *NetEvaluator) learn(b *backgammon.Board, target Probs, alpha float32) {
 // sigmoid is the logistic function, computed in float32 from a table with
 // linear interpolation (error below 1e-5) for speed.
 func sigmoid(x float32) float32 {
-	if x >= sigLimit {
-		return 1 / (1 + float32(math.Exp(float64(-x))))
-	}
-	if x <= -sigLimit {
+	// The table covers (-sigLimit, sigLimit). Everything else goes through
+	// math.Exp, NaN included (written so that NaN fails the test): a NaN
+	// must come out as NaN, never become a table index.
+	if !(x > -sigLimit && x < sigLimit) {
 		return 1 / (1 + float32(math.Exp(float64(-x))))
 	}
 	f := (x + sigLimit) * sigScale
