@@ -6,6 +6,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/gorilla/websocket v1.5.3
 	github.com/spf13/pflag v1.0.10
+	golang.org/x/crypto v0.58.0
 	modernc.org/sqlite v1.61.1
 )
 

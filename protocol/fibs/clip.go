@@ -84,6 +84,9 @@ const (
 	Goodbye                            // ... Goodbye.
 	SettingValue                       // Value of 'boardstyle' set to 3.
 	Toggle                             // "** You'll be notified ..." and the like: a toggle's confirmation
+	SavedHeader                        // opponent matchlength score (your points first)
+	SavedMatch                         //  NAME  5  2 -  1 (a leading * or ** marks an opponent who is logged in)
+	NoSavedGames                       // no saved games.
 )
 
 var kindNames = map[Kind]string{
@@ -100,7 +103,7 @@ var kindNames = map[Kind]string{
 	WantsToResign: "wants-to-resign", ResignAccepted: "resign-accepted", Rejects: "rejects", GivesUp: "gives-up",
 	WinsGame: "wins-game", Score: "score", JoinNextGame: "join-next-game", WinsMatch: "wins-match",
 	GameSaved: "game-saved", PleaseWaitJoin: "please-wait-join", Goodbye: "goodbye", SettingValue: "setting",
-	Toggle: "toggle",
+	Toggle: "toggle", SavedHeader: "saved-header", SavedMatch: "saved-match", NoSavedGames: "no-saved-games",
 }
 
 func (k Kind) String() string {
@@ -294,6 +297,11 @@ var patterns = []pattern{
 	{GameSaved, regexp.MustCompile(`^Connection with ` + name + ` timed out\. The game was saved\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
 	{SettingValue, regexp.MustCompile(`^Value of '(\w+)' set to (\S+)\.$`), func(m *Msg, g []string) { m.Name, m.Text = g[1], g[2] }},
 	{Goodbye, regexp.MustCompile(`Goodbye\.$`), nil},
+	{SavedHeader, regexp.MustCompile(`^opponent +matchlength +score \(your points first\)$`), nil},
+	{SavedMatch, regexp.MustCompile(`^\*{0,2}` + name + ` +(\d+|unlimited) +(\d+) +- +(\d+)$`), func(m *Msg, g []string) {
+		m.Name, m.N, m.Score = g[1], lenText(g[2]), [2]int{atoi(g[3]), atoi(g[4])}
+	}},
+	{NoSavedGames, regexp.MustCompile(`^no saved games\.$`), nil},
 }
 
 // starPatterns are matched against the text after "** ".

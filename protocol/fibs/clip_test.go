@@ -177,6 +177,10 @@ var transcript = []struct {
 	{"cookie", "It's your turn. Please roll or double", RollOrDouble, nil},
 	{"cookie", "It's your turn to roll or double.", RollOrDouble, nil},
 	{"cookie", "login: ", LoginPrompt, nil},
+	{"cookie", " opponent matchlength score (your points first)", SavedHeader, nil},
+	{"cookie", "  gflohr              5              2 -  1", SavedMatch, func(t *testing.T, m Msg) { eq(t, m.Name, "gflohr"); eq(t, m.N, 5); eq(t, m.Score, [2]int{2, 1}) }},
+	{"cookie", " *gflohr              5              0 -  3", SavedMatch, func(t *testing.T, m Msg) { eq(t, m.Name, "gflohr") }},
+	{"cookie", "no saved games.", NoSavedGames, nil},
 	{"spec", "You rolled 3, gflohr rolled 5", FirstRoll, func(t *testing.T, m Msg) { eq(t, m.Dice, [2]int{3, 5}); eq(t, m.Other, "gflohr") }},
 }
 

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gamemill/gamemill/protocol/fibs"
+)
+
+// command runs one command line of a logged-in client; true ends the
+// connection.
+func (s *server) command(c *client, line string) bool {
+	cmd := fibs.ParseCommand(line)
+	if cmd.Verb == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.idle = time.Now()
+	switch cmd.Verb {
+	case "bye", "quit", "exit", "adios", "ciao":
+		c.send("", fmt.Sprintf("Goodbye %s. Goodbye.", c.name))
+		return true
+	case "rawwho", "who":
+		s.whoLocked(c)
+	case "toggle":
+		s.toggle(c, cmd.Args)
+	case "set":
+		if len(cmd.Args) == 2 {
+			c.sendf("Value of '%s' set to %s.", cmd.Args[0], cmd.Args[1])
+		} else {
+			c.send("** Usage: set VARIABLE VALUE")
+		}
+	case "invite":
+		s.invite(c, cmd.Args)
+	case "join":
+		s.join(c, cmd.Args)
+	case "leave":
+		if m := c.match; m != nil && m.betweenGames() {
+			s.detachLocked(c, "leaves")
+			c.send("** You left the match. The match was saved.")
+		} else {
+			c.send("** You're not playing.")
+		}
+	case "show":
+		if len(cmd.Args) == 1 && cmd.Args[0] == "saved" {
+			s.showSaved(c)
+		} else {
+			c.send("** Usage: show saved")
+		}
+	case "board":
+		if c.match == nil {
+			c.send("** You're not playing.")
+		} else {
+			c.send(c.match.boardFor(c.seat))
+		}
+	case "roll", "double", "accept", "reject", "move", "m", "resign", "beaver":
+		if c.match == nil {
+			c.send("** You're not playing.")
+			return false
+		}
+		c.match.act(s, c, cmd)
+	case "shout", "tell", "say", "kibitz", "whisper":
+		s.chat(c, cmd)
+	default:
+		c.sendf("** Unknown command: '%s'", cmd.Verb)
+	}
+	return false
+}
+
+func (s *server) toggle(c *client, args []string) {
+	if len(args) != 1 {
+		c.send("** Usage: toggle NAME")
+		return
+	}
+	o := &c.own
+	var p *bool
+	var on, off string
+	switch args[0] {
+	case "ready":
+		p, on, off = &o.Ready, "You're now ready to invite or join someone.", "You're now refusing to play with someone."
+	case "notify":
+		p, on, off = &o.Notify, "You'll be notified when new users log in.", "You won't be notified when new users log in."
+	case "double":
+		p, on, off = &o.Double, "You will be asked if you want to double.", "You won't be asked if you want to double."
+	case "autoboard":
+		p, on, off = &o.Autoboard, "The board will be refreshed after every move.", "The board won't be refreshed after every move."
+	case "moreboards":
+		p, on, off = &o.Moreboards, "Will send rawboards after rolling.", "Won't send rawboards after rolling."
+	case "silent":
+		p, on, off = &o.Silent, "You won't hear what other players shout.", "You will hear what other players shout."
+	default:
+		c.sendf("** Don't know how to toggle %s.", args[0])
+		return
+	}
+	*p = !*p
+	if *p {
+		c.send("** " + on)
+	} else {
+		c.send("** " + off)
+	}
+}
+
+func (s *server) chat(c *client, cmd fibs.Command) {
+	switch cmd.Verb {
+	case "shout":
+		text := strings.Join(cmd.Args, " ")
+		for _, u := range s.users {
+			if u != c && !u.own.Silent {
+				u.sendf("13 %s %s", c.name, text)
+			}
+		}
+		c.sendf("17 %s", text)
+	case "tell":
+		if len(cmd.Args) < 2 {
+			c.send("** Usage: tell USER TEXT")
+			return
+		}
+		u := s.users[cmd.Args[0]]
+		if u == nil {
+			c.sendf("** There is no one called %s.", cmd.Args[0])
+			return
+		}
+		text := strings.Join(cmd.Args[1:], " ")
+		u.sendf("12 %s %s", c.name, text)
+		c.sendf("16 %s %s", u.name, text)
+	default:
+		if c.match == nil {
+			c.send("** You're not playing.")
+			return
+		}
+		text := strings.Join(cmd.Args, " ")
+		if o := c.match.conns[1-c.seat]; o != nil {
+			o.sendf("12 %s %s", c.name, text)
+		}
+		c.sendf("16 %s %s", c.match.players[1-c.seat], text)
+	}
+}
+
+// invite: "invite NAME N", "invite NAME unlimited", or "invite NAME" to
+// resume the saved match with NAME.
+func (s *server) invite(c *client, args []string) {
+	if len(args) < 1 || len(args) > 2 {
+		c.send("** Usage: invite USER [LENGTH|unlimited]")
+		return
+	}
+	if c.match != nil {
+		c.send("** You can't play two games at once")
+		return
+	}
+	to := args[0]
+	u := s.users[to]
+	switch {
+	case to == c.name:
+		c.send("** You can't invite yourself.")
+		return
+	case u == nil:
+		c.sendf("** There is no one called %s.", to)
+		return
+	case u.match != nil:
+		c.sendf("** %s is already playing with someone else.", to)
+		return
+	}
+	saved, err := s.store.loadSaved(c.name, to)
+	if err != nil {
+		s.log.Printf("invite: %v", err)
+	}
+	length := -1
+	if len(args) == 2 {
+		if args[1] == "unlimited" {
+			length = fibs.Unlimited
+		} else if n, err := strconv.Atoi(args[1]); err == nil && n >= 1 && n <= 99 {
+			length = n
+		} else {
+			c.send("** The match length must be 1 to 99 or 'unlimited'.")
+			return
+		}
+		if saved != nil {
+			c.sendf("** WARNING: Don't accept if you want to continue your saved match with %s!", to)
+		}
+	} else if saved == nil {
+		c.sendf("** There's no saved match with %s. Please give a match length.", to)
+		return
+	}
+	if !u.own.Ready && length >= 0 {
+		c.sendf("** %s is refusing games.", to)
+		return
+	}
+	// Crossing invitations to the same match: the second is a join.
+	if l, ok := s.invites[[2]string{to, c.name}]; ok && l == length {
+		s.startMatch(u, c, length)
+		return
+	}
+	s.invites[[2]string{c.name, to}] = length
+	if length < 0 {
+		c.sendf("** You invited %s to resume a saved match.", to)
+		u.sendf("%s wants to resume a saved match with you.", c.name)
+	} else {
+		c.sendf("** You invited %s to %s match.", to, lengthText(length))
+		u.sendf("%s wants to play %s match with you.", c.name, lengthText(length))
+	}
+	u.sendf("Type 'join %s' to accept.", c.name)
+}
+
+func lengthText(n int) string {
+	if n == fibs.Unlimited {
+		return "an unlimited"
+	}
+	return fmt.Sprintf("a %d point", n)
+}
+
+// join: "join NAME" accepts NAME's invitation; a bare "join" starts the
+// next game of the match.
+func (s *server) join(c *client, args []string) {
+	if len(args) == 0 {
+		if c.match == nil {
+			c.send("** Error: Nobody invited you.")
+			return
+		}
+		c.match.joinNext(s, c)
+		return
+	}
+	from := args[0]
+	length, ok := s.invites[[2]string{from, c.name}]
+	inviter := s.users[from]
+	if !ok || inviter == nil {
+		c.sendf("** %s didn't invite you.", from)
+		return
+	}
+	if c.match != nil || inviter.match != nil {
+		c.send("** You can't play two games at once")
+		return
+	}
+	s.startMatch(inviter, c, length)
+}
+
+func (s *server) showSaved(c *client) {
+	rows, err := s.store.savedFor(c.name)
+	if err != nil {
+		s.log.Printf("show saved: %v", err)
+	}
+	if len(rows) == 0 {
+		c.send("no saved games.")
+		return
+	}
+	c.send(" opponent          matchlength   score (your points first)")
+	for _, r := range rows {
+		mark := " "
+		if s.users[r.opponent] != nil {
+			mark = "*"
+		}
+		l := strconv.Itoa(r.length)
+		if r.length == 0 {
+			l = "unlimited"
+		}
+		c.sendf(" %s%-16s %6s %10d - %2d", mark, r.opponent, l, r.mine, r.theirs)
+	}
+}

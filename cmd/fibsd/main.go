@@ -1,0 +1,153 @@
+// Command fibsd is a FIBS-style backgammon server: accounts in SQLite
+// (bcrypt-hashed passwords), the who list, toggles, invitations, match play
+// refereed by engine/backgammon with dice from crypto/rand, the cube, the
+// Crawford rule, resignations, matches saved when a player leaves and
+// resumed later, and every finished match kept as a .mat file. It speaks
+// CLIP over telnet-style TCP and over WebSocket (one line per text frame),
+// with one session code for both.
+//
+//	fibsd serve --db fibsd.db --tcp :4321 --ws :4380 --records matches/
+//	fibsd adduser --db fibsd.db NAME < password-file
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/crypto/bcrypt"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "fibsd:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage:
+  fibsd serve [--db FILE] [--tcp ADDR] [--ws ADDR] [--records DIR] [--register] [limits]
+  fibsd adduser [--db FILE] NAME   (the password is read from stdin)`
+
+func run(args []string, stdin io.Reader, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errors.New(usage)
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stderr)
+	case "adduser":
+		return addUser(args[1:], stdin)
+	case "-h", "--help", "help":
+		fmt.Fprintln(stderr, usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}
+
+func addUser(args []string, stdin io.Reader) error {
+	fs := pflag.NewFlagSet("adduser", pflag.ContinueOnError)
+	db := fs.String("db", "fibsd.db", "the server's SQLite database")
+	cost := fs.Int("bcrypt-cost", bcrypt.DefaultCost, "bcrypt cost of the password hash")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("adduser takes one NAME; the password comes on stdin")
+	}
+	pw, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("read password: %w", err)
+	}
+	pw = strings.TrimRight(pw, "\r\n")
+	if pw == "" || strings.ContainsAny(pw, " \t") {
+		return errors.New("the password must be one word, not empty")
+	}
+	st, err := openStore(*db, *cost)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.addUser(fs.Arg(0), pw)
+}
+
+func serve(args []string, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	db := fs.String("db", "fibsd.db", "SQLite database of accounts and saved matches")
+	tcpAddr := fs.String("tcp", ":4321", "TCP address for telnet-style clients (empty: none)")
+	wsAddr := fs.String("ws", "", "address for WebSocket clients, served at /fibs (empty: none)")
+	var cfg config
+	fs.StringVar(&cfg.Records, "records", "matches", "directory for the .mat files of finished matches")
+	fs.BoolVar(&cfg.Register, "register", false, "a login with an unknown name creates the account")
+	fs.IntVar(&cfg.MaxLine, "max-line", 512, "longest command line accepted; longer ones are skipped")
+	fs.IntVar(&cfg.LoginAttempts, "login-attempts", 3, "failed logins before a connection is closed")
+	fs.IntVar(&cfg.AddrAttempts, "address-attempts", 20, "failed logins per address per --address-window")
+	fs.DurationVar(&cfg.AddrWindow, "address-window", time.Minute, "window for --address-attempts")
+	fs.DurationVar(&cfg.LoginIdle, "login-timeout", time.Minute, "close connections that have not logged in after this")
+	cost := fs.Int("bcrypt-cost", bcrypt.DefaultCost, "bcrypt cost for accounts created by --register")
+	fs.StringVar(&cfg.MOTD, "motd", "Welcome to gamemill fibsd.", "message of the day")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := log.New(stderr, "fibsd: ", log.LstdFlags)
+	st, err := openStore(*db, *cost)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := newServer(cfg, st, logger, secureDie)
+	if *tcpAddr == "" && *wsAddr == "" {
+		return errors.New("serve: give --tcp or --ws")
+	}
+	if *tcpAddr != "" {
+		l, err := net.Listen("tcp", *tcpAddr)
+		if err != nil {
+			return err
+		}
+		logger.Printf("TCP on %s", l.Addr())
+		go srv.listenTCP(ctx, l)
+	}
+	if *wsAddr != "" {
+		l, err := net.Listen("tcp", *wsAddr)
+		if err != nil {
+			return err
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/fibs", srv.wsHandler(ctx))
+		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		logger.Printf("WebSocket on ws://%s/fibs", l.Addr())
+		go hs.Serve(l)
+		context.AfterFunc(ctx, func() { hs.Close() })
+	}
+	<-ctx.Done()
+	logger.Printf("shutting down: saving matches in progress")
+	srv.shutdown()
+	return nil
+}
+
+// secureDie rolls one die from crypto/rand.
+func secureDie() int {
+	var b [1]byte
+	for {
+		if _, err := rand.Read(b[:]); err != nil {
+			panic(fmt.Sprintf("crypto/rand: %v", err))
+		}
+		if b[0] < 252 { // 252 = 6*42: no modulo bias
+			return int(b[0]%6) + 1
+		}
+	}
+}
