@@ -105,7 +105,6 @@ func (s *store) checkUser(name, password string) (ok, known bool, last int64, ho
 	return bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil, true, last, host, nil
 }
 
-
 func (s *store) touchUser(name, host string) error {
 	_, err := s.db.Exec(`UPDATE users SET last_login = ?, last_host = ? WHERE name = ?`, time.Now().Unix(), host, name)
 	return err
