@@ -111,16 +111,51 @@ func (g *Game) SetFreeHandicap(stones []Move) error {
 }
 
 func (g *Game) setHandicap(stones []Move) error {
-	if len(g.moves) > 0 || g.handicap != nil {
-		return fmt.Errorf("handicap: the board is not empty")
-	}
-	// Black stones alone always have liberties: the board is connected, so
-	// a chain short of the whole board touches a point that is not black.
-	for _, m := range stones {
-		g.pos.play(Black, g.pos.point(m))
+	if err := g.Setup(stones, nil, White); err != nil {
+		return err
 	}
 	g.handicap = slices.Clone(stones)
-	g.toPlay = White
+	return nil
+}
+
+// Setup puts stones on the empty board before the first move, as an SGF
+// record's AB and AW do, and gives toPlay the move. The points must be
+// distinct and on the board, and every chain must have a liberty. Stones
+// set up this way are not a handicap (see SetFixedHandicap and
+// SetFreeHandicap).
+func (g *Game) Setup(black, white []Move, toPlay Color) error {
+	if len(g.moves) > 0 || len(g.pos.empty) != g.area() {
+		return fmt.Errorf("setup: the board is not empty")
+	}
+	if toPlay != Black && toPlay != White {
+		return fmt.Errorf("setup: %v cannot be to play", toPlay)
+	}
+	seen := make(map[Move]bool, len(black)+len(white))
+	for _, m := range slices.Concat(black, white) {
+		if !m.OnBoard(g.settings.Size) {
+			return fmt.Errorf("setup stone %v: %w", m, ErrOffBoard)
+		}
+		if seen[m] {
+			return fmt.Errorf("setup: %v given twice", m)
+		}
+		seen[m] = true
+	}
+	pos := g.pos.Clone()
+	for i, m := range slices.Concat(black, white) {
+		c := Black
+		if i >= len(black) {
+			c = White
+		}
+		pos.place(c, pos.point(m))
+	}
+	for _, m := range slices.Concat(black, white) {
+		if h := pos.chain[pos.point(m)]; !pos.hasLiberty(h) {
+			return fmt.Errorf("setup: the %v chain at %v has no liberty", pos.color[h], m)
+		}
+	}
+	pos.ko = 0
+	g.pos = pos
+	g.toPlay = toPlay
 	if g.settings.Superko {
 		g.history = g.history[:0]
 		clear(g.seen)

@@ -1,89 +1,14 @@
 package gogame
 
 import (
-	"bufio"
-	"context"
-	"fmt"
-	"io"
 	"math/rand/v2"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gamemill/gamemill/internal/peertest"
 )
-
-// gnugo is GNU Go in GTP mode, for differential tests.
-type gnugo struct {
-	t   *testing.T
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startGnuGo(t *testing.T, args ...string) *gnugo {
-	t.Helper()
-	bin := peertest.GnuGo(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	cmd := exec.CommandContext(ctx, bin, append([]string{"--mode", "gtp"}, args...)...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start gnugo: %v", err)
-	}
-	t.Cleanup(func() {
-		in.Close()
-		cmd.Wait()
-		cancel()
-	})
-	return &gnugo{t: t, in: in, out: bufio.NewReader(out)}
-}
-
-// do sends a GTP command and returns the response without its '=' or '?'
-// and whether it succeeded.
-func (g *gnugo) do(format string, args ...any) (string, bool) {
-	g.t.Helper()
-	cmd := fmt.Sprintf(format, args...)
-	if _, err := fmt.Fprintln(g.in, cmd); err != nil {
-		g.t.Fatalf("gnugo %s: %v", cmd, err)
-	}
-	var lines []string
-	for {
-		line, err := g.out.ReadString('\n')
-		if err != nil {
-			g.t.Fatalf("gnugo %s: %v", cmd, err)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" && len(lines) > 0 {
-			break
-		}
-		if line != "" {
-			lines = append(lines, line)
-		}
-	}
-	resp := strings.Join(lines, "\n")
-	if resp == "" || resp[0] != '=' && resp[0] != '?' {
-		g.t.Fatalf("gnugo %s: odd response %q", cmd, resp)
-	}
-	return strings.TrimSpace(resp[1:]), resp[0] == '='
-}
-
-func (g *gnugo) must(format string, args ...any) string {
-	g.t.Helper()
-	resp, ok := g.do(format, args...)
-	if !ok {
-		g.t.Fatalf("gnugo %s: ? %s", fmt.Sprintf(format, args...), resp)
-	}
-	return resp
-}
 
 // sortedVertices normalises a list of vertices for comparison.
 func sortedVertices(s string) string {
@@ -99,12 +24,12 @@ func sortedVertices(s string) string {
 // none, and on 12x12 GNU Go puts the stones on the fourth line (D4 J9)
 // where gomill puts them on the third (C3 K10), as below 13x13.
 func TestGnuGoFixedHandicap(t *testing.T) {
-	gg := startGnuGo(t)
+	gg := peertest.StartGnuGo(t)
 	for size := MinSize; size <= 19; size++ {
-		gg.must("boardsize %d", size)
+		gg.Must("boardsize %d", size)
 		for n := 2; n <= 9; n++ {
-			gg.must("clear_board")
-			theirs, ok := gg.do("fixed_handicap %d", n)
+			gg.Must("clear_board")
+			theirs, ok := gg.Do("fixed_handicap %d", n)
 			ours, err := FixedHandicap(size, n)
 			if size == 7 || size == 12 {
 				if size == 7 && err == nil {
@@ -130,7 +55,7 @@ func TestGnuGoFixedHandicap(t *testing.T) {
 // ko, suicide forbidden), and that at the end, where GNU Go finds no dead
 // stones, its area score (`final_score` under --chinese-rules) is ours.
 func TestGnuGoRandomGames(t *testing.T) {
-	gg := startGnuGo(t, "--chinese-rules")
+	gg := peertest.StartGnuGo(t, "--chinese-rules")
 	sizes := []int{5, 7, 9, 9, 9, 11, 13, 19}
 	if testing.Short() {
 		sizes = []int{5, 9, 13}
@@ -142,9 +67,9 @@ func TestGnuGoRandomGames(t *testing.T) {
 		if gi%3 == 2 {
 			komi = 0 // jigo possible
 		}
-		gg.must("boardsize %d", size)
-		gg.must("clear_board")
-		gg.must("komi %v", komi)
+		gg.Must("boardsize %d", size)
+		gg.Must("clear_board")
+		gg.Must("komi %v", komi)
 		g, _ := NewGame(Settings{Size: size, Komi: komi})
 		for moves := 0; !g.Over() && moves < 4*size*size; moves++ {
 			c := g.ToPlay()
@@ -152,7 +77,7 @@ func TestGnuGoRandomGames(t *testing.T) {
 				// Ask GNU Go about every point.
 				for i := range size * size {
 					m := At(i%size, i/size)
-					resp := gg.must("is_legal %v %v", c, m)
+					resp := gg.Must("is_legal %v %v", c, m)
 					ourErr := g.Legal(c, m)
 					if (resp == "1") != (ourErr == nil) {
 						t.Fatalf("size %d move %d: %v %v: GNU Go is_legal %s, we %v\n%v", size, moves, c, m, resp, ourErr, g.Board())
@@ -168,7 +93,7 @@ func TestGnuGoRandomGames(t *testing.T) {
 			if err := g.Play(c, m); err != nil {
 				t.Fatalf("our own random move %v %v: %v", c, m, err)
 			}
-			gg.must("play %v %v", c, m)
+			gg.Must("play %v %v", c, m)
 			if moves%7 == 0 || g.Over() {
 				compareStones(t, gg, g)
 			}
@@ -177,11 +102,11 @@ func TestGnuGoRandomGames(t *testing.T) {
 			t.Logf("size %d: no end in %d moves", size, len(g.Moves()))
 			continue
 		}
-		if dead := gg.must("final_status_list dead"); dead != "" {
+		if dead := gg.Must("final_status_list dead"); dead != "" {
 			t.Logf("size %d: GNU Go finds dead stones (%s); score not compared", size, dead)
 			continue
 		}
-		theirs := gg.must("final_score")
+		theirs := gg.Must("final_score")
 		if ours := g.AreaScore(); margin(t, theirs) != ours.Margin() {
 			t.Errorf("size %d: GNU Go scores %s, we %s (%+v)\n%v", size, theirs, ours, g.AreaScore(), g.Board())
 		}
@@ -209,15 +134,15 @@ func margin(t *testing.T, s string) float64 {
 	return x
 }
 
-func compareStones(t *testing.T, gg *gnugo, g *Game) {
+func compareStones(t *testing.T, gg *peertest.GTP, g *Game) {
 	t.Helper()
 	b := g.Board()
 	for _, c := range []Color{Black, White} {
-		theirs := gg.must("list_stones %v", c)
+		theirs := gg.Must("list_stones %v", c)
 		if sortedVertices(theirs) != sortedVertices(vertices(b.Stones(c))) {
 			t.Fatalf("%v stones: GNU Go %s, we %s\n%v", c, sortedVertices(theirs), sortedVertices(vertices(b.Stones(c))), b)
 		}
-		n, err := strconv.Atoi(gg.must("captures %v", c))
+		n, err := strconv.Atoi(gg.Must("captures %v", c))
 		if err != nil || n != g.Captured(c) {
 			t.Fatalf("%v captures: GNU Go %d (%v), we %d", c, n, err, g.Captured(c))
 		}

@@ -134,3 +134,37 @@ func TestGameHandicap(t *testing.T) {
 		t.Error("a handicap after a move should be refused")
 	}
 }
+
+func TestSetup(t *testing.T) {
+	g, _ := NewGame(Settings{Size: 5, Superko: true})
+	// A white stone in atari at B2, black to play: C2 captures it.
+	black := []Move{At(0, 1), At(1, 0), At(1, 2)}
+	white := []Move{At(1, 1), At(3, 3)}
+	if err := g.Setup(black, white, Black); err != nil {
+		t.Fatal(err)
+	}
+	if g.ToPlay() != Black || g.Handicap() != nil {
+		t.Errorf("after setup: %v to play, handicap %v", g.ToPlay(), g.Handicap())
+	}
+	mustPlay(t, g, "C2")
+	if g.Captured(Black) != 1 {
+		t.Errorf("C2 should capture B2:\n%v", g.Board())
+	}
+	checkInvariants(t, g.pos)
+	for _, tc := range []struct {
+		black, white []Move
+		want         string
+	}{
+		{[]Move{At(0, 0)}, []Move{At(0, 0)}, "given twice"},
+		{[]Move{At(0, 0), At(1, 1)}, []Move{At(1, 0), At(0, 1)}, "no liberty"},
+		{[]Move{At(5, 0)}, nil, "off the board"},
+	} {
+		g, _ := NewGame(Settings{Size: 5})
+		if err := g.Setup(tc.black, tc.white, White); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Setup(%v, %v) = %v, want %q", vertices(tc.black), vertices(tc.white), err, tc.want)
+		}
+		if len(g.Board().Stones(Black)) != 0 {
+			t.Errorf("a refused setup left stones on the board")
+		}
+	}
+}

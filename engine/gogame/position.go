@@ -227,6 +227,27 @@ func (p *Position) breathes(c Color, pt int32) bool {
 // play puts a stone of c on the empty point pt, which must be legal.
 func (p *Position) play(c Color, pt int32) {
 	opp := c.Opponent()
+	p.place(c, pt)
+	captured, lastCaptured := int32(0), int32(0)
+	for _, d := range p.dirs {
+		q := pt + d
+		if p.color[q] == opp {
+			if h := p.chain[q]; p.libs[h] == 0 {
+				captured += p.remove(h)
+				lastCaptured = q
+			}
+		}
+	}
+	p.captured[c] += int(captured)
+	p.ko = 0
+	if h := p.chain[pt]; captured == 1 && p.stones[h] == 1 && p.libs[h] == 1 {
+		p.ko, p.koColor = lastCaptured, opp
+	}
+}
+
+// place puts a stone of c on the empty point pt and merges it with its
+// friends, capturing nothing: for setting up positions.
+func (p *Position) place(c Color, pt int32) {
 	p.removeEmpty(pt)
 	p.color[pt] = c
 	p.chain[pt] = pt
@@ -243,27 +264,18 @@ func (p *Position) play(c Color, pt int32) {
 			p.libs[p.chain[q]]--
 		}
 	}
-	captured, lastCaptured := int32(0), int32(0)
 	for _, d := range p.dirs {
 		q := pt + d
-		switch p.color[q] {
-		case c:
+		if p.color[q] == c {
 			if a, b := p.chain[pt], p.chain[q]; a != b {
 				p.merge(a, b)
 			}
-		case opp:
-			if h := p.chain[q]; p.libs[h] == 0 {
-				captured += p.remove(h)
-				lastCaptured = q
-			}
 		}
 	}
-	p.captured[c] += int(captured)
-	p.ko = 0
-	if h := p.chain[pt]; captured == 1 && p.stones[h] == 1 && p.libs[h] == 1 {
-		p.ko, p.koColor = lastCaptured, opp
-	}
 }
+
+// hasLiberty reports whether chain h has a liberty.
+func (p *Position) hasLiberty(h int32) bool { return p.libs[h] > 0 }
 
 // merge joins chains a and b, relabelling the smaller.
 func (p *Position) merge(a, b int32) {
