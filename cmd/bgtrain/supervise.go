@@ -25,6 +25,8 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	alphaEnd := fs.Float64("alpha-end", 0.0005, "learning rate at the end (linear decay)")
 	seed := fs.Uint64("seed", 1, "seed of the self-play dice and the shuffles")
 	workers := fs.Int("workers", runtime.NumCPU(), "goroutines labelling positions (the result does not depend on it)")
+	labels := fs.String("labels", "", "labelled positions to fit (written by --save-labels) instead of sampling and labelling")
+	saveLabels := fs.String("save-labels", "", "also write the labelled positions to this file")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -50,19 +52,50 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("supervise: %w", err)
 	}
 	begin := time.Now()
-	last := ""
-	cfg := bgbot.SuperviseConfig{
-		Positions: *positions, Plies: *plies, Epochs: *epochs, Alpha: *alpha, AlphaEnd: *alphaEnd,
-		Seed: *seed, Workers: *workers,
-		Progress: func(stage string, done, total int) {
-			if stage != last || done%(total/10+1) < 4096 {
-				last = stage
+	progress := func(stage string) func(done, total int) {
+		step := 0
+		return func(done, total int) {
+			if done >= step || done == total {
 				fmt.Fprintf(stdout, "%s: %d/%d after %v\n", stage, done, total, time.Since(begin).Round(time.Second))
+				step = done + total/10
 			}
-		},
+		}
 	}
-	if err := bgbot.Supervise(ctx, w, db, cfg); err != nil {
-		return err
+	var data []bgbot.Labelled
+	if *labels != "" {
+		f, err := os.Open(*labels)
+		if err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+		data, err = bgbot.ReadLabelled(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("supervise: %s: %w", *labels, err)
+		}
+	} else {
+		boards, err := bgbot.SamplePositions(ctx, w, db, *positions, *seed)
+		if err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+		if data, err = bgbot.Label(ctx, w, db, boards, *plies, *workers, progress("label")); err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+	}
+	if *saveLabels != "" {
+		f, err := os.Create(*saveLabels)
+		if err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+		err = bgbot.WriteLabelled(f, data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("supervise: %s: %w", *saveLabels, err)
+		}
+	}
+	if err := bgbot.Fit(ctx, w, data, *epochs, *alpha, *alphaEnd, *seed, progress("fit")); err != nil {
+		return fmt.Errorf("supervise: %w", err)
 	}
 	if err := writeWeights(*out, w); err != nil {
 		return err

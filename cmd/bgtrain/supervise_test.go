@@ -37,6 +37,17 @@ func TestSuperviseCommand(t *testing.T) {
 	if !strings.Contains(stdout.String(), "wrote "+out) {
 		t.Errorf("output: %s", stdout.String())
 	}
+	// Labels saved once can be fitted again, from the file.
+	labels := filepath.Join(dir, "l.bin")
+	if code := run(ctx, []string{"supervise", "--positions", "20", "--save-labels", labels, "--out", filepath.Join(dir, "v.bgnet")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	if code := run(ctx, []string{"supervise", "--labels", labels, "--epochs", "3", "--out", filepath.Join(dir, "w.bgnet")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	if code := run(ctx, []string{"supervise", "--labels", out, "--out", filepath.Join(dir, "x.bgnet")}, nil, &stdout, &stderr); code != 1 {
+		t.Errorf("a weights file read as labels: exit %d, want 1", code)
+	}
 	// Starting from the file it wrote works; bad flags are refused.
 	if code := run(ctx, []string{"supervise", "--from", out, "--positions", "10", "--out", filepath.Join(dir, "t.bgnet")}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())

@@ -1,29 +1,16 @@
 package bgbot
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
-
-// SuperviseConfig configures one supervised generation: positions from
-// self-play, each labelled by a deeper search of the same network, and
-// the network trained toward the labels.
-type SuperviseConfig struct {
-	Positions int     // positions to label
-	Plies     int     // depth of the labels (1 or 2)
-	Epochs    int     // passes over the labelled positions
-	Alpha     float64 // learning rate at the start
-	AlphaEnd  float64 // learning rate at the end (linear decay); 0 keeps Alpha
-	Seed      uint64  // dice seed of the self-play games and of the shuffles
-	Workers   int     // goroutines labelling positions (results do not depend on it)
-	// Progress, when set, is called with a stage name ("label" or "train")
-	// and how far it is, in positions.
-	Progress func(stage string, done, total int)
-}
 
 // Labelled is a position before the roll (the player on roll is Board[1])
 // with its probabilities from a deeper search.
@@ -171,28 +158,55 @@ func Fit(ctx context.Context, w *Weights, data []Labelled, epochs int, alpha, al
 	return nil
 }
 
-// Supervise runs one supervised generation on w (changed in place):
-// SamplePositions, Label at cfg.Plies, Fit.
-func Supervise(ctx context.Context, w *Weights, db *Bearoff, cfg SuperviseConfig) error {
-	if cfg.Positions < 1 || cfg.Plies < 1 || cfg.Plies > MaxPlies {
-		return fmt.Errorf("supervise: bad configuration: positions %d plies %d", cfg.Positions, cfg.Plies)
+// labelledMagic starts a labelled-positions file: WriteLabelled's format is
+// the magic, a little-endian uint32 count, then per position the 50 board
+// counts (int8, Board[0] then Board[1]) and the 5 probabilities (float32).
+const labelledMagic = "BGLB1\n"
+
+// WriteLabelled writes labelled positions, so that several fits can share
+// one (slow) labelling.
+func WriteLabelled(out io.Writer, data []Labelled) error {
+	bw := bufio.NewWriter(out)
+	bw.WriteString(labelledMagic)
+	if err := binary.Write(bw, binary.LittleEndian, uint32(len(data))); err != nil {
+		return fmt.Errorf("write labelled: %w", err)
 	}
-	boards, err := SamplePositions(ctx, w, db, cfg.Positions, cfg.Seed)
-	if err != nil {
-		return fmt.Errorf("supervise: %w", err)
+	if err := binary.Write(bw, binary.LittleEndian, data); err != nil {
+		return fmt.Errorf("write labelled: %w", err)
 	}
-	prog := func(stage string) func(int, int) {
-		if cfg.Progress == nil {
-			return nil
-		}
-		return func(d, t int) { cfg.Progress(stage, d, t) }
-	}
-	data, err := Label(ctx, w, db, boards, cfg.Plies, cfg.Workers, prog("label"))
-	if err != nil {
-		return fmt.Errorf("supervise: %w", err)
-	}
-	if err := Fit(ctx, w, data, max(cfg.Epochs, 1), cfg.Alpha, cfg.AlphaEnd, cfg.Seed, prog("train")); err != nil {
-		return fmt.Errorf("supervise: %w", err)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write labelled: %w", err)
 	}
 	return nil
+}
+
+// ReadLabelled reads what WriteLabelled wrote, checking every board.
+func ReadLabelled(in io.Reader) ([]Labelled, error) {
+	br := bufio.NewReader(in)
+	magic := make([]byte, len(labelledMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != labelledMagic {
+		return nil, fmt.Errorf("read labelled: not a labelled-positions file (magic %q, %v)", magic, err)
+	}
+	var n uint32
+	if err := binary.Read(br, binary.LittleEndian, &n); err != nil {
+		return nil, fmt.Errorf("read labelled: count: %w", err)
+	}
+	if n > 1<<26 {
+		return nil, fmt.Errorf("read labelled: count %d too large", n)
+	}
+	data := make([]Labelled, n)
+	if err := binary.Read(br, binary.LittleEndian, data); err != nil {
+		return nil, fmt.Errorf("read labelled: %d positions: %w", n, err)
+	}
+	for i := range data {
+		if err := data[i].Board.Validate(backgammon.Standard); err != nil {
+			return nil, fmt.Errorf("read labelled: position %d: %w", i, err)
+		}
+		for k, p := range data[i].Probs {
+			if !(p >= 0 && p <= 1) {
+				return nil, fmt.Errorf("read labelled: position %d: probability %d is %v", i, k, p)
+			}
+		}
+	}
+	return data, nil
 }
