@@ -142,6 +142,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"moves", "4HPwATDgc/ABMA"}, 2, "want 2 to 2 arguments"},
 		{[]string{"board", "4HPwATDgc/AB"}, 1, "want 14 characters"},
 		{[]string{"board", "4HPwATDgc/ABMA", "cAkA*AAAAAAA"}, 1, "character 5 '*'"},
+		{[]string{"board", "AAAAAAAAAAAAAA"}, 1, "a side has no checkers left"},
 		{[]string{"board", "--variant", "chess", "4HPwATDgc/ABMA"}, 2, "unknown variant"},
 		{[]string{"moves", "4HPwATDgc/ABMA", "72"}, 1, `dice "72"`},
 		{[]string{"moves", "//////////////", "52"}, 1, "more than 15"},

@@ -261,6 +261,9 @@ func DecodeState(positionID, matchID string, rules backgammon.Rules) (*backgammo
 	if err := checkState(s, &k); err != nil {
 		return nil, fmt.Errorf("match ID %q: %w", matchID, err)
 	}
+	if s.GameState == backgammon.GamePlaying && (board.OnBoard(backgammon.OnRoll) == 0 || board.OnBoard(backgammon.Opponent) == 0) {
+		return nil, fmt.Errorf("position ID %q: a side has no checkers left, but match ID %q has the game in progress", positionID, matchID)
+	}
 	finishFromKey(s)
 	// A game that is not the Crawford game, begun while a player was 1-away,
 	// is post-Crawford; for a finished game, look at the score before it.

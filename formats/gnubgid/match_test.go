@@ -108,6 +108,9 @@ func TestDecodeStateErrors(t *testing.T) {
 	over := EncodeMatchKey(MatchKey{CubeOwner: 3, GameState: 1, MatchLength: 5, Score: [2]int{5, 2}})
 	doubledRolled := EncodeMatchKey(MatchKey{CubeOwner: 3, GameState: 1, Doubled: true, Turn: 1, Dice: [2]int{3, 1}})
 	turn := EncodeMatchKey(MatchKey{CubeOwner: 3, GameState: 1, Turn: 1})
+	var b backgammon.Board
+	b[backgammon.OnRoll][5] = 15
+	oneSided := EncodePosition(b)
 	for _, c := range []struct{ pos, mid, want string }{
 		{"4HPwATDgc/ABM", "cAkAAAAAAAAA", "want 14 characters"},
 		{"4HPwATDgc/AB.A", "cAkAAAAAAAAA", `character 13 '.'`},
@@ -117,6 +120,10 @@ func TestDecodeStateErrors(t *testing.T) {
 		{start, over, "reaches the match length"},
 		{start, doubledRolled, "after the dice were rolled"},
 		{start, turn, "turn field 1 differs"},
+		// A game in progress needs checkers on both sides: bgtool's board
+		// and the engines' set_position agree through this one check.
+		{"AAAAAAAAAAAAAA", "cAkAAAAAAAAA", "a side has no checkers left"},
+		{oneSided, "cAkAAAAAAAAA", "a side has no checkers left"},
 	} {
 		_, err := DecodeState(c.pos, c.mid, r)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
