@@ -27,6 +27,8 @@ commands:
                                  the move, a tab, the position ID after it
                                  from the opponent's view
   convert IN OUT                 convert a match record
+  analyse FILE                   judge every decision of a .mat or .sgf record
+                                 with bgbot: error rates, luck, rating estimates
 
 Run 'bgtool COMMAND --help' for a command's flags.
 `
@@ -56,6 +58,8 @@ func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer
 		err = runMoves(args[1:], stdout)
 	case "convert":
 		err = runConvert(args[1:], stdout)
+	case "analyse", "analyze":
+		err = runAnalyse(args[1:], stdout)
 	default:
 		err = cli.Usagef("unknown command %q", args[0])
 	}
