@@ -153,7 +153,7 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 	bPlies := fs.Int("b-plies", 0, "search depth of bot B")
 	aWeights := fs.String("a-weights", "", "weights file of bot A (default: embedded)")
 	bWeights := fs.String("b-weights", "", "weights file of bot B (default: embedded)")
-	games := fs.Int("games", 2000, "games to play (an even number: pairs of games with the same dice)")
+	games := fs.Int("games", 2000, "games to play: an even number, at least 4 (pairs of games with the same dice)")
 	seed := fs.Uint64("seed", 1, "dice seed")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel games")
 	cube := fs.Bool("cube", false, "money play with the doubling cube (default: cubeless)")
@@ -165,6 +165,11 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *workers < 1 {
 		return cli.Usagef("duel: --workers must be at least 1")
+	}
+	// Games come in pairs on the same dice, and an interval needs two
+	// pairs: --games 3 used to play 2 games and print a NaN interval.
+	if *games < 4 || *games%2 != 0 {
+		return cli.Usagef("duel: --games %d: want an even number, at least 4 (pairs of games on the same dice)", *games)
 	}
 	if *aPlies < 0 || *aPlies > bgbot.MaxPlies || *bPlies < 0 || *bPlies > bgbot.MaxPlies {
 		return cli.Usagef("duel: --a-plies and --b-plies must be within 0..%d", bgbot.MaxPlies)
@@ -216,7 +221,7 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	begin := time.Now()
 	rules := backgammon.Rules{Variant: backgammon.Standard, Cube: *cube, Jacoby: *cube && *jacoby, Beavers: *cube && *beavers}
-	pairs, err := bgbot.Duel(ctx, bgbot.DuelConfig{Pairs: max(*games/2, 1), Seed: *seed, Workers: *workers, Rules: rules}, lockFactory(newA), lockFactory(newB))
+	pairs, err := bgbot.Duel(ctx, bgbot.DuelConfig{Pairs: *games / 2, Seed: *seed, Workers: *workers, Rules: rules}, lockFactory(newA), lockFactory(newB))
 	if err != nil {
 		return err
 	}

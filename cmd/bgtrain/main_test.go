@@ -70,6 +70,9 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"train", "--alpha", "0"}, 2, "--alpha > 0"},
 		{[]string{"duel", "--a", "wizard"}, 2, "wizard"},
 		{[]string{"duel", "--a-plies", "9"}, 2, "--a-plies"},
+		{[]string{"duel", "--games", "3"}, 2, "--games 3: want an even number"},
+		{[]string{"duel", "--games", "2"}, 2, "at least 4"},
+		{[]string{"duel", "--games", "0"}, 2, "at least 4"},
 		{[]string{"supervise", "--plies", "0"}, 2, "--plies 1.."},
 		// Non-finite numbers are usage errors in every command, never a
 		// panic: "--alpha nan" used to index the sigmoid table with NaN.
@@ -81,7 +84,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"supervise", "--positions", "10", "--alpha", "nan", "--out", out}, 2, "--alpha NaN"},
 		{[]string{"supervise", "--positions", "10", "--alpha-end", "inf", "--out", out}, 2, "--alpha-end +Inf"},
 		{[]string{"train", "--resume", filepath.Join(dir, "missing")}, 1, "missing"},
-		{[]string{"duel", "--a-weights", filepath.Join(dir, "missing"), "--games", "2"}, 1, "missing"},
+		{[]string{"duel", "--a-weights", filepath.Join(dir, "missing"), "--games", "4"}, 1, "missing"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), c.args, nil, &stdout, &stderr)
