@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gamemill/gamemill/competitions"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
@@ -58,7 +59,7 @@ func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Ma
 	if stderr == nil {
 		check.DiscardStderr = true
 	}
-	pl, err := r.launch(ctx, &check, launchOptions{gameID: "startup-check", slot: -1, stderr: stderr})
+	pl, err := r.launch(ctx, &check, launchOptions{gameID: "startup-check", seed: competitions.DiceSeed(r.Comp.Seed, "startup-check", 0), slot: -1, stderr: stderr})
 	if err != nil {
 		return "", "", err
 	}

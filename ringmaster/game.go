@@ -30,6 +30,9 @@ type Game interface {
 
 	// PointsUnit names a matchup's points per game in reports.
 	PointsUnit(s control.GameSettings) string
+	// SeatNames heads the wins table's split by seat: the first mover's
+	// wins and the other's ("as black: won", "as white: won").
+	SeatNames() [2]string
 	// SummaryColumns names the game statistics shown as columns of a
 	// matchup's wins table.
 	SummaryColumns(s control.GameSettings) []string

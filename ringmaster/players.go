@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gamemill/gamemill/player"
@@ -14,7 +15,8 @@ import (
 // launchOptions are per-game facts a player needs when it starts.
 type launchOptions struct {
 	gameID     string
-	slot       int // worker index, -1 in startup checks
+	seed       uint64 // the game's seed (the scheduler's, stable across resumes)
+	slot       int    // worker index, -1 in startup checks
 	stderr     io.Writer
 	transcript func(sent bool, line string)
 }
@@ -22,7 +24,12 @@ type launchOptions struct {
 // launch starts one player of the competition and sends its startup
 // commands. The caller closes it.
 func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOptions) (player.Player, error) {
-	spec := player.Spec{Argv: p.Command, Dir: p.Cwd, Env: engineEnv(p, o), Stderr: o.stderrFor(p),
+	seed := strconv.FormatUint(EngineSeed(o.seed), 10)
+	argv := make([]string, len(p.Command))
+	for i, w := range p.Command {
+		argv[i] = strings.ReplaceAll(w, "{seed}", seed)
+	}
+	spec := player.Spec{Argv: argv, Dir: p.Cwd, Env: engineEnv(p, o), Stderr: o.stderrFor(p),
 		Timeout: p.Timeout, Transcript: o.transcript}
 	var pl player.Player
 	var err error
@@ -34,8 +41,11 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", p.Code, err)
 	}
+	if len(p.GTPAliases) > 0 {
+		pl = aliased{Player: pl, aliases: p.GTPAliases}
+	}
 	for _, c := range p.StartupCommands {
-		words := strings.Fields(c)
+		words := strings.Fields(strings.ReplaceAll(c, "{seed}", seed))
 		if len(words) == 0 {
 			continue
 		}
@@ -47,10 +57,34 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 	return pl, nil
 }
 
+// EngineSeed turns a game's seed into the number an engine gets as {seed}
+// and GAMEMILL_GAME_SEED: between 1 and 2^31-1, so that engines that read
+// a C int (GNU Go's --seed, where 0 means "from the clock") take it as it
+// is. The same game, replayed or resumed, gets the same number.
+func EngineSeed(gameSeed uint64) uint64 { return gameSeed%(1<<31-1) + 1 }
+
+// aliased sends each command under the name the engine knows it by
+// (gtp_aliases); errors still name the command the ringmaster meant.
+type aliased struct {
+	player.Player
+	aliases map[string]string
+}
+
+func (a aliased) Do(ctx context.Context, command string, args ...string) (string, error) {
+	if alias, ok := a.aliases[command]; ok {
+		resp, err := a.Player.Do(ctx, alias, args...)
+		if err != nil {
+			return resp, fmt.Errorf("%s (sent as %s): %w", command, alias, err)
+		}
+		return resp, nil
+	}
+	return a.Player.Do(ctx, command, args...)
+}
+
 // engineEnv is what an engine process gets on top of the inherited
 // environment: the game id and worker slot, then the player's environ.
 func engineEnv(p *control.Player, o launchOptions) []string {
-	env := []string{"GAMEMILL_GAME_ID=" + o.gameID}
+	env := []string{"GAMEMILL_GAME_ID=" + o.gameID, "GAMEMILL_GAME_SEED=" + strconv.FormatUint(EngineSeed(o.seed), 10)}
 	if o.slot >= 0 {
 		env = append(env, fmt.Sprintf("GAMEMILL_SLOT=%d", o.slot))
 	}

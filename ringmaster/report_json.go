@@ -31,6 +31,7 @@ type JSONMatchup struct {
 	Planned       int           `json:"planned"`
 	Wins          [2]float64    `json:"wins"`
 	Unknown       int           `json:"unknown"`
+	Draws         int           `json:"draws"`
 	Forfeits      [2]int        `json:"forfeits"`
 	PointsPerGame *JSONInterval `json:"points_per_game,omitempty"`
 	Elo           *JSONInterval `json:"elo,omitempty"`
@@ -116,7 +117,7 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	for _, s := range r.gather(d.results) {
 		m := s.m
 		jm := JSONMatchup{ID: m.ID, Name: m.Name, Players: [2]string{m.PlayerA, m.PlayerB}, Played: s.played,
-			Planned: m.NumberOfGames, Wins: s.wins, Unknown: s.unknown, Forfeits: s.forfeits,
+			Planned: m.NumberOfGames, Wins: s.wins, Unknown: s.unknown, Draws: s.draws, Forfeits: s.forfeits,
 			Game: map[string]any{r.Game.Name(): r.Game.JSONDetails(m.Settings, s.totals)}}
 		if s.played > 0 {
 			sum, basis := s.summary()

@@ -241,7 +241,8 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	unit := r.Game.PointsUnit(m.Settings)
 	columns := r.Game.SummaryColumns(m.Settings)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "\twins\t\tmoved first: won\t\tother moved first: won\t\t")
+	seatNames := r.Game.SeatNames()
+	fmt.Fprintf(tw, "\twins\t\t%s\t\t%s\t\t", seatNames[0], seatNames[1])
 	for _, c := range columns {
 		fmt.Fprintf(tw, "%s\t", c)
 	}
@@ -268,8 +269,12 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	if s.sprt != nil {
 		fmt.Fprintln(w, s.sprt.describe())
 	}
+	if s.draws > 0 {
+		fmt.Fprintf(w, "jigos (draws, half a win each): %d (%s)\n", s.draws, pct(float64(s.draws), float64(s.played)))
+	}
 	if s.unknown > 0 {
-		fmt.Fprintf(w, "unknown results: %d (%s): no winner within max_moves\n", s.unknown, pct(float64(s.unknown), float64(s.played)))
+		fmt.Fprintf(w, "unknown results: %d (%s): %d at the move limit, %d unsettled (see each game's detail)\n", s.unknown,
+			pct(float64(s.unknown), float64(s.played)), s.atMoveLimit, s.unknown-s.atMoveLimit)
 	}
 }
 

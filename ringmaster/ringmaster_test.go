@@ -21,10 +21,10 @@ import (
 
 // binaries built once for all tests: the scripted fake engine and the
 // ringmaster command itself (for the kill test).
-var fakeEngine, ringmasterBin string
+var fakeEngine, fakeGo, ringmasterBin string
 
 func TestMain(m *testing.M) {
-	buildtest.Main(m, map[string]*string{"./testdata/fakebg": &fakeEngine, "../cmd/ringmaster": &ringmasterBin})
+	buildtest.Main(m, map[string]*string{"./testdata/fakebg": &fakeEngine, "./testdata/fakego": &fakeGo, "../cmd/ringmaster": &ringmasterBin})
 }
 
 func writeControl(t testing.TB, dir, name, text string) string {

@@ -351,7 +351,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		}
 	}()
 	for i, code := range codes {
-		o := launchOptions{gameID: job.GameID, slot: slot,
+		o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot,
 			stderr: run.log.engineWriter(code, job.GameID, run.rm.Comp.Players[code].StderrLimit)}
 		if transcript != nil {
 			o.transcript = transcript.hook(code)
@@ -361,7 +361,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 			return nil, fmt.Errorf("error starting player %s: %w", code, err)
 		}
 		players[i] = p
-		seats[i] = referee.Seat{Code: code, Player: p}
+		seats[i] = referee.Seat{Code: code, Player: p, Config: run.rm.Comp.Players[code]}
 	}
 	ref, err := run.rm.Game.Referee(m, func(format string, args ...any) {
 		run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)

@@ -26,7 +26,9 @@ type matchupStats struct {
 	cpu            [2]float64
 	decisions      [2]int
 	forfeits       [2]int
-	unknown        int
+	unknown        int // games with no winner that were no draw
+	atMoveLimit    int // ... of which stopped at the move limit
+	draws          int // jigos: half a win each
 	forfeitReasons []string
 	sprt           *sprtTally
 }
@@ -77,10 +79,18 @@ func (s *matchupStats) add(res store.GameResult) {
 	}
 	s.played++
 	w := idx(res.Winner)
-	if w >= 0 {
+	switch {
+	case w >= 0:
 		s.wins[w]++
-	} else {
+	case res.Draw():
+		s.draws++
+		s.wins[0] += 0.5
+		s.wins[1] += 0.5
+	default:
 		s.unknown++
+		if res.Ending == "move_limit" {
+			s.atMoveLimit++
+		}
 	}
 	if f := idx(res.FirstMover); f >= 0 {
 		s.firstGames[f]++

@@ -140,9 +140,17 @@ type Player struct {
 	// 20 times that.
 	StderrLimit int64
 	Timeout     time.Duration // per decision
-	Plies       int           // KindGnubg only
-	Noise       float64       // KindGnubg only
-	Args        []string      // KindBuiltin only
+	// GTPAliases maps a command the ringmaster sends to the one the engine
+	// knows (gomill's gtp_aliases).
+	GTPAliases map[string]string
+	// ReliableScorer (default true) lets the referee ask the engine for
+	// the score at the end of a game (Go's final_score).
+	ReliableScorer bool
+	// AllowClaim lets the engine claim a win (Go: gomill-genmove_ex claim).
+	AllowClaim bool
+	Plies      int      // KindGnubg only
+	Noise      float64  // KindGnubg only
+	Args       []string // KindBuiltin only
 }
 
 // Matchup is a pair of players and the settings of their games.
@@ -356,14 +364,14 @@ func matchupKeys() []string {
 	return []string{"players", "id", "name", "number_of_games", "alternating"}
 }
 func playerKeys() []string {
-	return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout", "plies", "noise", "args"}
+	return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout", "gtp_aliases", "plies", "noise", "args"}
 }
 
 // playerKindKeys returns the keys a player of the given kind may set.
 func playerKindKeys(kind string) []string {
 	switch kind {
 	case KindProtocol:
-		return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout"}
+		return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout", "gtp_aliases"}
 	case KindGnubg:
 		return []string{"kind", "command", "cwd", "environ", "discard_stderr", "stderr_limit", "timeout", "plies", "noise"}
 	case KindBuiltin:
@@ -534,7 +542,7 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 		return nil
 	}
 	errs := len(l.errs)
-	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit}
+	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit, ReliableScorer: true}
 	if v, ok := t["kind"]; ok {
 		if s, ok := l.str(p.key("kind"), v); ok {
 			kinds := []string{KindProtocol, KindGnubg, KindBuiltin}
@@ -554,7 +562,41 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 			return nil
 		}
 	}
-	l.checkKeys(p, t, playerKindKeys(pl.Kind), playerKeys(), fmt.Sprintf("not allowed for a player of kind %q", pl.Kind))
+	allowed := playerKindKeys(pl.Kind)
+	if l.game != nil {
+		allowed = append(allowed, l.game.PlayerKeys()...)
+		for _, k := range PlayerGameKeys() {
+			if _, ok := t[k]; ok && !slices.Contains(l.game.PlayerKeys(), k) {
+				l.errorf(p.key(k), "not allowed in a %s competition", l.game.Name())
+				delete(t, k)
+			}
+		}
+	}
+	l.checkKeys(p, t, allowed, playerKeys(), fmt.Sprintf("not allowed for a player of kind %q", pl.Kind))
+	for _, b := range []struct {
+		key string
+		dst *bool
+	}{{"is_reliable_scorer", &pl.ReliableScorer}, {"allow_claim", &pl.AllowClaim}} {
+		if v, ok := t[b.key]; ok {
+			if x, ok := l.boolean(p.key(b.key), v); ok {
+				*b.dst = x
+			}
+		}
+	}
+	if v, ok := t["gtp_aliases"]; ok {
+		if aliases, ok := l.table(p.key("gtp_aliases"), v); ok {
+			pl.GTPAliases = map[string]string{}
+			for _, k := range l.sortedKeys(p.key("gtp_aliases"), aliases) {
+				if s, ok := l.str(p.key("gtp_aliases").key(k), aliases[k]); ok {
+					if strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\r\n") {
+						l.errorf(p.key("gtp_aliases").key(k), "must be one command word, got %q", s)
+						continue
+					}
+					pl.GTPAliases[k] = s
+				}
+			}
+		}
+	}
 
 	if v, ok := t["command"]; ok {
 		pl.Command = l.command(p.key("command"), v)

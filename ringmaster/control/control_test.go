@@ -348,7 +348,7 @@ func TestParseFullExample(t *testing.T) {
 		Variant: "standard", Dice: "paired", SkipForced: true}
 	hyper := *top
 	hyper.Variant = "hypergammon3"
-	net := &Player{Code: "net", Kind: KindBuiltin, Timeout: 90 * time.Second, StderrLimit: DefaultStderrLimit,
+	net := &Player{Code: "net", Kind: KindBuiltin, Timeout: 90 * time.Second, StderrLimit: DefaultStderrLimit, ReliableScorer: true,
 		Args: []string{"--level", "net", "--plies", "0"}, StartupCommands: []string{"set_option x 1"}}
 	net2 := *net
 	net2.Code = "net#2"
@@ -366,8 +366,8 @@ func TestParseFullExample(t *testing.T) {
 		Players: map[string]*Player{
 			"net":    net,
 			"net#2":  &net2,
-			"gnubg0": {Code: "gnubg0", Kind: KindGnubg, Plies: 2, Noise: 0.05, Timeout: 5 * time.Second, StderrLimit: DefaultStderrLimit},
-			"gnubg-custom": {Code: "gnubg-custom", Kind: KindGnubg, Noise: 1, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit,
+			"gnubg0": {Code: "gnubg0", Kind: KindGnubg, Plies: 2, Noise: 0.05, Timeout: 5 * time.Second, StderrLimit: DefaultStderrLimit, ReliableScorer: true},
+			"gnubg-custom": {Code: "gnubg-custom", Kind: KindGnubg, Noise: 1, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit, ReliableScorer: true,
 				Command: []string{"/opt/gnubg/bin/gnubg", "-t"}},
 			"eng": {Code: "eng", Kind: KindProtocol,
 				Command:         []string{filepath.Join(dir, "bin/engine"), "--depth", "two words", "x y"},
@@ -376,8 +376,9 @@ func TestParseFullExample(t *testing.T) {
 				StartupCommands: []string{"name", "version"},
 				DiscardStderr:   true,
 				StderrLimit:     5000,
+				ReliableScorer:  true,
 				Timeout:         2500 * time.Millisecond},
-			"x.y": {Code: "x.y", Kind: KindProtocol, Command: []string{"bgbot", "--level", "x"}, Cwd: "/", Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit},
+			"x.y": {Code: "x.y", Kind: KindProtocol, Command: []string{"bgbot", "--level", "x"}, Cwd: "/", Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit, ReliableScorer: true},
 		},
 		Matchups: []*Matchup{
 			{Path: "matchups[0]", ID: "0", Name: "net v gnubg0", PlayerA: "net", PlayerB: "gnubg0", NumberOfGames: 100, Alternating: true, MoveLimit: 500, Settings: top},
@@ -753,5 +754,22 @@ func TestMaxMovesDeprecated(t *testing.T) {
 	}
 	if _, err := parse("t.toml", []byte(withTop("max_moves = 50\nmove_limit = 40")+oneMatchup)); err == nil {
 		t.Error("both max_moves and move_limit accepted")
+	}
+}
+
+// TestGameOnlyPlayerKeys: a player key that only another game gives a
+// meaning is an error naming the game.
+func TestGameOnlyPlayerKeys(t *testing.T) {
+	src := playoffHead + "is_reliable_scorer = false\n" + oneMatchup
+	if _, err := parse("t.toml", []byte(src)); err == nil || !strings.Contains(err.Error(), "players.b.is_reliable_scorer: not allowed in a backgammon competition") {
+		t.Errorf("is_reliable_scorer in backgammon: %v", err)
+	}
+	src = playoffHead + "gtp_aliases = { genmove = \"kgs-genmove_cleanup\" }\n" + oneMatchup
+	c, err := parse("t.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Players["b"].GTPAliases["genmove"]; got != "kgs-genmove_cleanup" {
+		t.Errorf("gtp_aliases: %v", c.Players["b"].GTPAliases)
 	}
 }

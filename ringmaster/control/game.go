@@ -23,7 +23,14 @@ type Game interface {
 	// SettingsTable lists the game's keys. They may appear at top level
 	// (defaults for every matchup) and in each matchup.
 	SettingsTable() []Setting
+	// PlayerKeys lists the player keys only this game's players may set
+	// (among PlayerGameKeys), e.g. Go's is_reliable_scorer and allow_claim.
+	PlayerKeys() []string
 }
+
+// PlayerGameKeys are the player keys that some game gives a meaning; a
+// game names those it takes in PlayerKeys, and the others are errors.
+func PlayerGameKeys() []string { return []string{"is_reliable_scorer", "allow_claim"} }
 
 // GameSettings are one matchup's settings of a game, owned by the game.
 type GameSettings interface {

@@ -5,10 +5,11 @@ package games
 import (
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games/backgammon"
+	"github.com/gamemill/gamemill/ringmaster/games/gogame"
 )
 
 // All returns a fresh value of every game (fresh, so that programs and
 // tests never share a game's state, such as its engine factory).
 func All() []ringmaster.Game {
-	return []ringmaster.Game{backgammon.New()}
+	return []ringmaster.Game{backgammon.New(), gogame.New()}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
+	"github.com/gamemill/gamemill/ringmaster/control"
 )
 
 // Referee plays one game (for backgammon: a match or one money game)
@@ -31,10 +32,12 @@ type GameInfo struct {
 	Seed  uint64 // fixes the referee's random choices
 }
 
-// Seat is one side of a game: a player code and the running engine.
+// Seat is one side of a game: a player code, the running engine and its
+// definition from the control file (nil in tests that need none).
 type Seat struct {
 	Code   string
 	Player player.Player
+	Config *control.Player
 }
 
 // How a game ended, apart from who won (stored in games.ending).

@@ -37,6 +37,9 @@ func (g *Game) Name() string { return Name }
 // its adapter.
 func (g *Game) PlayerKinds() []string { return []string{control.KindBuiltin, control.KindGnubg} }
 
+// PlayerKeys implements control.Game: backgammon players take no game keys.
+func (g *Game) PlayerKeys() []string { return nil }
+
 // DefaultSettings implements control.Game.
 func (g *Game) DefaultSettings() control.GameSettings { return DefaultSettings() }
 
@@ -102,6 +105,9 @@ func (g *Game) PointsUnit(s control.GameSettings) string {
 	}
 	return "points/game"
 }
+
+// SeatNames heads the wins table's split by who moved first.
+func (g *Game) SeatNames() [2]string { return [2]string{"moved first: won", "other moved first: won"} }
 
 // SummaryColumns are the statistics shown as columns of the wins table.
 func (g *Game) SummaryColumns(control.GameSettings) []string {

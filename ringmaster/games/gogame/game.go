@@ -1,0 +1,109 @@
+package gogame
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/referee"
+)
+
+// Name is the control file's name of the game.
+const Name = "go"
+
+// Statistics a Go game stores (game_stats names), by seat.
+const (
+	StatCaptures = "captures" // stones each seat captured
+	StatBlack    = "black"    // 1 for the seat that played Black
+)
+
+// Game is Go behind the ringmaster's game seam.
+type Game struct{}
+
+// New returns the game, ready to register.
+func New() *Game { return &Game{} }
+
+// Name implements control.Game.
+func (g *Game) Name() string { return Name }
+
+// PlayerKinds implements control.Game: Go engines are GTP subprocesses
+// (kind "protocol") for now.
+func (g *Game) PlayerKinds() []string { return nil }
+
+// PlayerKeys implements control.Game: gomill's player settings for Go.
+func (g *Game) PlayerKeys() []string { return []string{"is_reliable_scorer", "allow_claim"} }
+
+// DefaultSettings implements control.Game.
+func (g *Game) DefaultSettings() control.GameSettings { return DefaultSettings() }
+
+// SettingsTable implements control.Game.
+func (g *Game) SettingsTable() []control.Setting { return settingsTable() }
+
+func settingsOf(m *control.Matchup) *Settings { return m.Settings.(*Settings) }
+
+// Referee makes the referee of a matchup's games.
+func (g *Game) Referee(m *control.Matchup, logf func(format string, args ...any)) (referee.Referee, error) {
+	return &Referee{Settings: *settingsOf(m), MoveLimit: m.MoveLimit, Log: logf}, nil
+}
+
+// CheckPlayer is Go's part of a player's startup check, as gomill's: the
+// engine accepts the board size, clear_board and the komi of its first
+// matchup.
+func (g *Game) CheckPlayer(ctx context.Context, p player.Player, m *control.Matchup) error {
+	s := settingsOf(m)
+	for _, c := range [][]string{{"boardsize", strconv.Itoa(s.BoardSize)}, {"clear_board"}, {"komi", komiText(s.Komi)}} {
+		if _, err := p.Do(ctx, c[0], c[1:]...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Launch implements the ringmaster's Game: Go offers no player kind of its
+// own yet.
+func (g *Game) Launch(ctx context.Context, p *control.Player, spec player.Spec) (player.Player, error) {
+	return nil, fmt.Errorf("go has no player kind %q", p.Kind)
+}
+
+// PointsUnit names a matchup's points per game in reports.
+func (g *Game) PointsUnit(control.GameSettings) string {
+	return "points/game (+1 win, -1 loss, 0 jigo or no result)"
+}
+
+// SeatNames names the two seats in the wins table.
+func (g *Game) SeatNames() [2]string { return [2]string{"as black: won", "as white: won"} }
+
+// SummaryColumns implements the ringmaster's Game: captures are shown in
+// the details, not the wins table.
+func (g *Game) SummaryColumns(control.GameSettings) []string { return nil }
+
+// WriteDetails prints the stones each player captured.
+func (g *Game) WriteDetails(w io.Writer, _ control.GameSettings, players [2]string, totals map[string][2]int) {
+	if c := totals[StatCaptures]; c != [2]int{} {
+		fmt.Fprintf(w, "captures: %s %d, %s %d\n", players[0], c[0], players[1], c[1])
+	}
+}
+
+// JSONDetails is a matchup's "go" section of show --json.
+func (g *Game) JSONDetails(s control.GameSettings, totals map[string][2]int) any {
+	st := s.(*Settings)
+	return struct {
+		BoardSize     int     `json:"board_size"`
+		Komi          float64 `json:"komi"`
+		Handicap      int     `json:"handicap"`
+		HandicapStyle string  `json:"handicap_style,omitempty"`
+		Scorer        string  `json:"scorer"`
+		Captures      [2]int  `json:"captures"`
+		GamesAsBlack  [2]int  `json:"games_as_black"`
+	}{st.BoardSize, st.Komi, st.Handicap, handicapStyle(st), st.Scorer, totals[StatCaptures], totals[StatBlack]}
+}
+
+func handicapStyle(s *Settings) string {
+	if s.Handicap == 0 {
+		return ""
+	}
+	return s.HandicapStyle
+}
