@@ -45,7 +45,7 @@ number_of_games = %d
 
 type goRow struct {
 	id, black, white, winner, result, ending, detail, sgf string
-	moves                                                  int
+	moves                                                 int
 }
 
 func readGoResults(t *testing.T, dbPath string) map[string]goRow {

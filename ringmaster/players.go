@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +31,9 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 	argv := make([]string, len(p.Command))
 	for i, w := range p.Command {
 		argv[i] = strings.ReplaceAll(w, "{seed}", seed)
+	}
+	if len(argv) > 0 {
+		argv[0] = findProgram(argv[0])
 	}
 	spec := player.Spec{Argv: argv, Dir: p.Cwd, Env: engineEnv(p, o), Stderr: o.stderrFor(p),
 		Timeout: p.Timeout, Transcript: o.transcript}
@@ -55,6 +61,27 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 		}
 	}
 	return pl, nil
+}
+
+// gamesDir is where Debian installs games (gnubg, gnugo), often not on
+// PATH.
+const gamesDir = "/usr/games"
+
+// findProgram looks a bare program name up on PATH and then in /usr/games;
+// a name holding '/' (already resolved against the control file) is left
+// alone, as is a name found nowhere (the launch then says so).
+func findProgram(name string) string {
+	if name == "" || strings.Contains(name, "/") {
+		return name
+	}
+	if _, err := exec.LookPath(name); err == nil {
+		return name
+	}
+	candidate := filepath.Join(gamesDir, name)
+	if fi, err := os.Stat(candidate); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+		return candidate
+	}
+	return name
 }
 
 // EngineSeed turns a game's seed into the number an engine gets as {seed}
