@@ -75,6 +75,9 @@ func (g *Game) Over() bool { return g.passes >= 2 }
 // Moves returns the moves so far, handicap stones not included.
 func (g *Game) Moves() []Played { return slices.Clone(g.moves) }
 
+// MoveCount returns the number of moves so far, passes included.
+func (g *Game) MoveCount() int { return len(g.moves) }
+
 // Handicap returns the handicap stones, or nil.
 func (g *Game) Handicap() []Move { return slices.Clone(g.handicap) }
 

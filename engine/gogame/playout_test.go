@@ -115,7 +115,7 @@ func BenchmarkGamePlay9x9(b *testing.B) {
 	for b.Loop() {
 		g, _ := NewGame(Settings{Size: 9, Komi: 7.5, Superko: true})
 		p := g.Position()
-		for !g.Over() && len(g.Moves()) < 1000 {
+		for !g.Over() && g.MoveCount() < 1000 {
 			c := g.ToPlay()
 			m := p.PlayRandom(c, rng)
 			err := g.Play(c, m)
