@@ -31,6 +31,7 @@ func main() {
 const usage = `usage: bgtrain train [flags]      TD(lambda) self-play training
        bgtrain duel [flags]       duplicate-dice duel between two bots
        bgtrain supervise [flags]  train toward the network's own deeper search
+       bgtrain makebearoff [flags]  write a bearoff database for bgbot --bearoff
 
 Run 'bgtrain COMMAND --help' for a command's flags.
 `
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = duel(ctx, args[1:], stdout)
 	case "supervise":
 		err = supervise(ctx, args[1:], stdout)
+	case "makebearoff":
+		err = makebearoff(ctx, args[1:], stdout)
 	default:
 		err = cli.Usagef("unknown command %q", args[0])
 	}

@@ -58,3 +58,24 @@ func TestSuperviseCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestMakeBearoffCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "b.bgbo")
+	var stdout, stderr bytes.Buffer
+	ctx := context.Background()
+	if code := run(ctx, []string{"makebearoff", "--checkers", "5", "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	db, err := bgbot.ReadBearoff(f)
+	if err != nil || db.Checkers != 5 {
+		t.Errorf("read back: %v, %v", db, err)
+	}
+	if code := run(ctx, []string{"makebearoff", "--checkers", "16", "--out", out}, nil, &stdout, &stderr); code != 2 {
+		t.Errorf("--checkers 16: exit %d, want 2", code)
+	}
+}

@@ -23,11 +23,18 @@ const DefaultBearoffCheckers = 10
 // minimise the expected number of rolls (as gnubg's one-sided databases
 // do). Two such distributions give a race's winning chance. It is
 // read-only once built and may be shared between goroutines.
+//
+// A database of 15 checkers also holds, for each position with all 15 still
+// on the board, the distribution of the rolls needed to bear off the first
+// checker (playing each roll to make that soonest), so that its races
+// include gammons: gnubg's one-sided database with gammon distributions.
 type Bearoff struct {
 	Checkers int
 	index    map[uint32]int32
 	dist     [][BearoffRolls]float32
 	mean     []float32
+	first    [][BearoffRolls]float32 // rolls to the first checker off; nil below 15 checkers
+	firstMn  []float32
 }
 
 // bearoffKey packs home-board counts (4 bits each, point 1 lowest).
@@ -45,8 +52,71 @@ func NewBearoff(checkers int) (*Bearoff, error) {
 	if checkers < 1 || checkers > 15 {
 		return nil, fmt.Errorf("bearoff: %d checkers out of range 1..15", checkers)
 	}
-	// Enumerate the positions, fewest pips first: every move lowers the
-	// pip count, so each position's successors come before it.
+	db := emptyBearoff(checkers)
+	gen := backgammon.NewMoveGen()
+	rolls := allRolls()
+	for i, c := range db.positions() {
+		var b backgammon.Board
+		copy(b[backgammon.OnRoll][:6], c[:])
+		n := 0
+		for _, x := range c {
+			n += int(x)
+		}
+		full := db.first != nil && n == 15
+		if db.first != nil && !full { // a checker is off already
+			db.first[i][0] = 1
+		}
+		if i == 0 { // nothing left: done in 0 rolls
+			db.dist[0][0] = 1
+			continue
+		}
+		var mean, fmean float32 = 1, 1
+		var d, f [BearoffRolls]float32
+		for _, r := range rolls {
+			_, boards := gen.Generate(b, int(r.d1), int(r.d2))
+			best, bestF := int32(-1), int32(-1)
+			for j := range boards {
+				k, ok := db.index[bearoffKey(&boards[j][backgammon.OnRoll])]
+				if !ok {
+					return nil, fmt.Errorf("bearoff: successor of %v not indexed", c)
+				}
+				if best < 0 || db.mean[k] < db.mean[best] {
+					best = k
+				}
+				if full && (bestF < 0 || db.firstMn[k] < db.firstMn[bestF]) {
+					bestF = k
+				}
+			}
+			w := float32(r.w) / 36
+			mean += w * db.mean[best]
+			shift(&d, &db.dist[best], w)
+			if full {
+				fmean += w * db.firstMn[bestF]
+				shift(&f, &db.first[bestF], w)
+			}
+		}
+		db.dist[i], db.mean[i] = d, mean
+		if full {
+			db.first[i], db.firstMn[i] = f, fmean
+		}
+	}
+	return db, nil
+}
+
+// shift adds w times src, one roll later, to d (the tail folded into the
+// last entry).
+func shift(d, src *[BearoffRolls]float32, w float32) {
+	for n := 0; n < BearoffRolls-1; n++ {
+		d[n+1] += w * src[n]
+	}
+	d[BearoffRolls-1] += w * src[BearoffRolls-1]
+}
+
+// emptyBearoff enumerates the positions of up to checkers checkers, fewest
+// pips first (every move lowers the pip count, so each position's
+// successors come before it), indexes them and allocates their
+// distributions, left zero.
+func emptyBearoff(checkers int) *Bearoff {
 	var all [][6]int8
 	var rec func(p int, left int, cur [6]int8)
 	rec = func(p int, left int, cur [6]int8) {
@@ -70,41 +140,28 @@ func NewBearoff(checkers int) (*Bearoff, error) {
 	slices.SortStableFunc(all, func(a, b [6]int8) int { return pips(a) - pips(b) })
 	db := &Bearoff{Checkers: checkers, index: make(map[uint32]int32, len(all)),
 		dist: make([][BearoffRolls]float32, len(all)), mean: make([]float32, len(all))}
-	gen := backgammon.NewMoveGen()
-	rolls := allRolls()
 	for i, c := range all {
-		var b backgammon.Board
-		copy(b[backgammon.OnRoll][:6], c[:])
-		db.index[bearoffKey(&b[backgammon.OnRoll])] = int32(i)
-		if i == 0 { // nothing left: done in 0 rolls
-			db.dist[0][0] = 1
-			continue
-		}
-		var mean float32 = 1
-		var d [BearoffRolls]float32
-		for _, r := range rolls {
-			_, boards := gen.Generate(b, int(r.d1), int(r.d2))
-			best := int32(-1)
-			for j := range boards {
-				k, ok := db.index[bearoffKey(&boards[j][backgammon.OnRoll])]
-				if !ok {
-					return nil, fmt.Errorf("bearoff: successor of %v not indexed", c)
-				}
-				if best < 0 || db.mean[k] < db.mean[best] {
-					best = k
-				}
-			}
-			w := float32(r.w) / 36
-			mean += w * db.mean[best]
-			src := &db.dist[best]
-			for n := 0; n < BearoffRolls-1; n++ {
-				d[n+1] += w * src[n]
-			}
-			d[BearoffRolls-1] += w * src[BearoffRolls-1]
-		}
-		db.dist[i], db.mean[i] = d, mean
+		var s [25]int8
+		copy(s[:6], c[:])
+		db.index[bearoffKey(&s)] = int32(i)
 	}
-	return db, nil
+	if checkers == 15 {
+		db.first = make([][BearoffRolls]float32, len(all))
+		db.firstMn = make([]float32, len(all))
+	}
+	return db
+}
+
+// positions lists the database's positions (home-board counts, point 1
+// first) in their index order.
+func (db *Bearoff) positions() [][6]int8 {
+	out := make([][6]int8, len(db.dist))
+	for k, i := range db.index {
+		for p := range 6 {
+			out[i][p] = int8(k >> (4 * p) & 15)
+		}
+	}
+	return out
 }
 
 // lookup returns the index of a side's position, or false when the side
@@ -137,13 +194,27 @@ func (db *Bearoff) Probs(b *backgammon.Board) (Probs, bool) {
 		return Probs{}, false
 	}
 	dm, do := &db.dist[me], &db.dist[op]
-	// P(opponent needs >= n rolls), accumulated from the top.
+	p := Probs{Win: beats(dm, do)}
+	if db.first != nil {
+		// We win a gammon when we are off before the opponent's first
+		// checker, and lose one when the opponent is off before ours (it
+		// rolls second, so it needs fewer rolls than our first checker).
+		p[WinGammon] = beats(dm, &db.first[op])
+		p[LoseGammon] = 1 - beats(&db.first[me], do)
+	}
+	return p.Sanitize(), true
+}
+
+// beats is the chance that the player on roll, needing a rolls (a
+// distribution), is done no later than the opponent needing b: sum over n
+// of P(a = n) P(b >= n).
+func beats(a, b *[BearoffRolls]float32) float32 {
 	var win, tail float32
 	for n := BearoffRolls - 1; n >= 0; n-- {
-		tail += do[n]
-		win += dm[n] * tail
+		tail += b[n]
+		win += a[n] * tail
 	}
-	return Probs{Win: min(max(win, 0), 1)}, true
+	return win
 }
 
 // MeanRolls is the expected number of rolls to bear off a side's checkers,

@@ -1,7 +1,9 @@
 package bgbot
 
 import (
+	"bytes"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -47,4 +49,111 @@ func TestBearoff(t *testing.T) {
 			t.Fatalf("distribution sums to %v", sum)
 		}
 	}
+}
+
+func TestBearoffGammons(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the 15-checker database (a few seconds)")
+	}
+	db, err := NewBearoff(15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// All 15 on our 6-point against the opponent's last checker on its ace:
+	// we lose, and are gammoned unless our first roll bears a checker off.
+	// With checkers left on the 6-point only exact numbers bear off: any 6
+	// (11 rolls), 5-1 and 4-2 (2 each), 2-2 and 3-3: 17 of 36, so a
+	// gammon 19 times in 36.
+	var b backgammon.Board
+	b[backgammon.OnRoll][5] = 15
+	b[backgammon.Opponent][0] = 1
+	p, ok := db.Probs(&b)
+	if !ok || p[Win] != 0 || math.Abs(float64(p[LoseGammon])-19.0/36) > 1e-5 || p[WinGammon] != 0 {
+		t.Errorf("15 on the six v one on the ace: %v %v, want a loss with 19/36 gammons", p, ok)
+	}
+	// Seen from the other side (the opponent on roll): a sure win, gammon
+	// every time since it is off at once.
+	sw := b.Swap()
+	if p, _ := db.Probs(&sw); p[Win] != 1 || p[WinGammon] != 1 {
+		t.Errorf("the same, other side on roll: %v", p)
+	}
+	// Below 15 checkers no gammon either way; the 10-checker answers agree.
+	small, err := NewBearoff(DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = backgammon.Board{}
+	b[backgammon.OnRoll][1], b[backgammon.OnRoll][4] = 3, 4
+	b[backgammon.Opponent][0], b[backgammon.Opponent][5] = 2, 3
+	p1, _ := db.Probs(&b)
+	p2, _ := small.Probs(&b)
+	if math.Abs(float64(p1[Win]-p2[Win])) > 1e-6 || p1[WinGammon] != 0 || p1[LoseGammon] != 0 {
+		t.Errorf("7 v 5 checkers: %v with 15, %v with 10", p1, p2)
+	}
+	// The file round trip keeps every answer; damage is caught.
+	var buf bytes.Buffer
+	if _, err := db.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	raw := buf.Bytes()
+	back, err := ReadBearoff(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Checkers != 15 || !slices.Equal(back.dist, db.dist) || !slices.Equal(back.first, db.first) {
+		t.Error("read back differs")
+	}
+	if p, _ := back.Probs(&sw); p[WinGammon] != 1 {
+		t.Errorf("read back: %v", p)
+	}
+	bad := slices.Clone(raw)
+	bad[len(bad)/2] ^= 1
+	if _, err := ReadBearoff(bytes.NewReader(bad)); err == nil {
+		t.Error("a damaged file accepted")
+	}
+	if _, err := ReadBearoff(bytes.NewReader(raw[:len(raw)-2])); err == nil {
+		t.Error("a short file accepted")
+	}
+}
+
+func TestBearoffFileSmall(t *testing.T) {
+	db, err := NewBearoff(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := db.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadBearoff(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Checkers != 4 || !slices.Equal(back.dist, db.dist) || back.first != nil {
+		t.Error("read back differs")
+	}
+}
+
+func FuzzReadBearoff(f *testing.F) {
+	db, err := NewBearoff(2)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := db.WriteTo(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(bearoffMagic + "\x0f\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		db, err := ReadBearoff(bytes.NewReader(raw))
+		if err != nil {
+			return
+		}
+		var b backgammon.Board
+		b[backgammon.OnRoll][0], b[backgammon.Opponent][0] = 1, 1
+		if p, ok := db.Probs(&b); !ok || p != p.Sanitize() {
+			t.Fatalf("probabilities %v %v", p, ok)
+		}
+	})
 }

@@ -38,6 +38,9 @@ type Options struct {
 	Seed        uint64
 	WeightsFile string         // weights file for the net level; "" uses the embedded default
 	Weights     *bgbot.Weights // already loaded weights; overrides WeightsFile
+	// BearoffFile is a bearoff database written by bgtrain makebearoff
+	// (such as the 15-checker one, with gammons); "" builds the default.
+	BearoffFile string
 	// Bearoff is a bearoff database to share between engines (the net
 	// level builds its own, a few hundred milliseconds, when nil).
 	Bearoff *bgbot.Bearoff
@@ -47,7 +50,7 @@ type Options struct {
 // no noise, seed 1.
 func DefaultOptions() Options { return Options{Level: bgbot.LevelNet, Seed: 1} }
 
-// FlagSet returns a flag set that fills o: --level, --plies, --cube-plies, --noise,
+// FlagSet returns a flag set that fills o: --level, --plies, --cube-plies, --noise, --bearoff,
 // --seed and --weights.
 func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
@@ -57,6 +60,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "standard deviation of the Gaussian noise added to each evaluation, in equity")
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
 	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
+	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
 	return fs
 }
 
@@ -114,7 +118,14 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: opts.Bearoff})
+	db := opts.Bearoff
+	if db == nil && opts.BearoffFile != "" && opts.Level == bgbot.LevelNet {
+		var err error
+		if db, err = readBearoffFile(opts.BearoffFile); err != nil {
+			return nil, fmt.Errorf("bgbot: %w", err)
+		}
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: db})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
@@ -225,7 +236,7 @@ func (e *Engine) Evaluate(ctx context.Context) ([6]float64, error) {
 type Factory struct {
 	mu      sync.Mutex
 	weights map[string]*bgbot.Weights // by file; "" is the embedded default
-	bearoff *bgbot.Bearoff
+	bearoff map[string]*bgbot.Bearoff // by file; "" is the default, built
 }
 
 // Server builds an engine from args and returns its protocol server.
@@ -268,14 +279,36 @@ func (f *Factory) share(opts *Options) error {
 		f.weights[opts.WeightsFile] = w
 	}
 	if f.bearoff == nil {
-		db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+		f.bearoff = map[string]*bgbot.Bearoff{}
+	}
+	db := f.bearoff[opts.BearoffFile]
+	if db == nil {
+		var err error
+		if opts.BearoffFile == "" {
+			db, err = bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+		} else {
+			db, err = readBearoffFile(opts.BearoffFile)
+		}
 		if err != nil {
 			return fmt.Errorf("bgbot: %w", err)
 		}
-		f.bearoff = db
+		f.bearoff[opts.BearoffFile] = db
 	}
-	opts.Weights, opts.Bearoff = w, f.bearoff
+	opts.Weights, opts.Bearoff = w, db
 	return nil
+}
+
+func readBearoffFile(path string) (*bgbot.Bearoff, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	db, err := bgbot.ReadBearoff(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return db, nil
 }
 
 func readWeightsFile(path string) (*bgbot.Weights, error) {

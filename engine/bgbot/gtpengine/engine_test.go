@@ -1,9 +1,12 @@
 package gtpengine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -34,6 +37,48 @@ func TestParseArgs(t *testing.T) {
 	}
 	if _, err := New(Options{Level: bgbot.LevelNet, WeightsFile: "/nonexistent/x.bgnet"}); err == nil {
 		t.Error("missing weights file accepted")
+	}
+	o, err = ParseArgs([]string{"--cube-plies", "1", "--bearoff", "b.bgbo"})
+	if err != nil || o.CubePlies != 1 || o.BearoffFile != "b.bgbo" {
+		t.Errorf("--cube-plies, --bearoff: %+v %v", o, err)
+	}
+	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}} {
+		if _, err := ParseArgs(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestBearoffFile starts engines on a bearoff database file, and refuses a
+// missing or damaged one.
+func TestBearoffFile(t *testing.T) {
+	db, err := bgbot.NewBearoff(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "b.bgbo")
+	var buf bytes.Buffer
+	if _, err := db.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{Level: bgbot.LevelNet, BearoffFile: path}); err != nil {
+		t.Errorf("engine on %s: %v", path, err)
+	}
+	var f Factory
+	if _, err := f.Server([]string{"--bearoff", path}); err != nil {
+		t.Errorf("factory engine on %s: %v", path, err)
+	}
+	if err := os.WriteFile(path, buf.Bytes()[:buf.Len()/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{Level: bgbot.LevelNet, BearoffFile: path}); err == nil {
+		t.Error("a truncated bearoff file accepted")
+	}
+	if _, err := f.Server([]string{"--bearoff", filepath.Join(t.TempDir(), "missing")}); err == nil {
+		t.Error("a missing bearoff file accepted")
 	}
 }
 

@@ -51,7 +51,7 @@ func TestFactory(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if len(f.weights) != 1 || f.bearoff == nil {
+	if len(f.weights) != 1 || len(f.bearoff) != 1 {
 		t.Errorf("the net engines did not share one set of weights and one bearoff database: %d weights", len(f.weights))
 	}
 }

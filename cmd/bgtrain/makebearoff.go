@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/internal/cli"
+)
+
+// makebearoff builds a one-sided bearoff database and writes it for
+// bgbot --bearoff.
+func makebearoff(_ context.Context, args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtrain", "makebearoff", "", stdout)
+	checkers := fs.Int("checkers", 15, "most checkers a side has in the database (15 adds gammon distributions)")
+	out := fs.String("out", "bearoff15.bgbo", "database file to write")
+	if err := cli.Parse(fs, args, 0, 0); err != nil {
+		return err
+	}
+	if *checkers < 1 || *checkers > 15 {
+		return cli.Usagef("makebearoff: --checkers %d out of range 1..15", *checkers)
+	}
+	begin := time.Now()
+	db, err := bgbot.NewBearoff(*checkers)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(*out), ".bgbo-*")
+	if err != nil {
+		return fmt.Errorf("makebearoff: %w", err)
+	}
+	n, err := db.WriteTo(tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), *out)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("makebearoff: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d checkers, %d bytes, built in %v\n", *out, *checkers, n, time.Since(begin).Round(time.Millisecond))
+	return nil
+}

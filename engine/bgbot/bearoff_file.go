@@ -1,0 +1,119 @@
+package bgbot
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+)
+
+// bearoffMagic starts a bearoff database file. The format, little-endian:
+// the magic, the checker count (uint32), then for every position in
+// NewBearoff's order its distribution of rolls to bear off (BearoffRolls
+// float32), and for a 15-checker database its distribution of rolls to the
+// first checker off (BearoffRolls float32), then a CRC-32 (IEEE) of
+// everything after the magic. The positions and their order follow from
+// the checker count, so they are not stored.
+const bearoffMagic = "BGBO1\n"
+
+// WriteTo writes the database in the bearoff file format.
+func (db *Bearoff) WriteTo(out io.Writer) (int64, error) {
+	cw := &countWriter{w: out}
+	bw := bufio.NewWriter(cw)
+	bw.WriteString(bearoffMagic)
+	crc := crc32.NewIEEE()
+	body := io.MultiWriter(bw, crc)
+	put := func(v any) error { return binary.Write(body, binary.LittleEndian, v) }
+	if err := put(uint32(db.Checkers)); err != nil {
+		return cw.n, fmt.Errorf("write bearoff: %w", err)
+	}
+	if err := put(db.dist); err != nil {
+		return cw.n, fmt.Errorf("write bearoff: %w", err)
+	}
+	if db.first != nil {
+		if err := put(db.first); err != nil {
+			return cw.n, fmt.Errorf("write bearoff: %w", err)
+		}
+	}
+	if err := binary.Write(bw, binary.LittleEndian, crc.Sum32()); err != nil {
+		return cw.n, fmt.Errorf("write bearoff: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return cw.n, fmt.Errorf("write bearoff: %w", err)
+	}
+	return cw.n, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ReadBearoff reads a database written by WriteTo, checking its size,
+// checksum and distributions.
+func ReadBearoff(in io.Reader) (*Bearoff, error) {
+	br := bufio.NewReader(in)
+	magic := make([]byte, len(bearoffMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != bearoffMagic {
+		return nil, fmt.Errorf("read bearoff: not a bearoff database (magic %q)", magic)
+	}
+	crc := crc32.NewIEEE()
+	body := io.TeeReader(br, crc)
+	var checkers uint32
+	if err := binary.Read(body, binary.LittleEndian, &checkers); err != nil {
+		return nil, fmt.Errorf("read bearoff: checker count: %w", err)
+	}
+	if checkers < 1 || checkers > 15 {
+		return nil, fmt.Errorf("read bearoff: %d checkers out of range 1..15", checkers)
+	}
+	db := emptyBearoff(int(checkers))
+	if err := binary.Read(body, binary.LittleEndian, db.dist); err != nil {
+		return nil, fmt.Errorf("read bearoff: distributions: %w", err)
+	}
+	if db.first != nil {
+		if err := binary.Read(body, binary.LittleEndian, db.first); err != nil {
+			return nil, fmt.Errorf("read bearoff: first-checker distributions: %w", err)
+		}
+	}
+	var sum uint32
+	if err := binary.Read(br, binary.LittleEndian, &sum); err != nil {
+		return nil, fmt.Errorf("read bearoff: checksum: %w", err)
+	}
+	if sum != crc.Sum32() {
+		return nil, fmt.Errorf("read bearoff: checksum %08x, want %08x", crc.Sum32(), sum)
+	}
+	check := func(name string, d [][BearoffRolls]float32, means []float32) error {
+		for i := range d {
+			var total, mean float64
+			for n, x := range d[i] {
+				if !(x >= 0 && x <= 1+1e-3) {
+					return fmt.Errorf("read bearoff: %s %d: entry %d is %v", name, i, n, x)
+				}
+				total += float64(x)
+				mean += float64(n) * float64(x)
+			}
+			if math.Abs(total-1) > 1e-3 {
+				return fmt.Errorf("read bearoff: %s %d sums to %v", name, i, total)
+			}
+			means[i] = float32(mean)
+		}
+		return nil
+	}
+	if err := check("distribution", db.dist, db.mean); err != nil {
+		return nil, err
+	}
+	if db.first != nil {
+		if err := check("first-checker distribution", db.first, db.firstMn); err != nil {
+			return nil, err
+		}
+	}
+	return db, nil
+}
