@@ -31,7 +31,8 @@ const (
 	border // outside the board, in Position's padded arrays
 )
 
-// Opponent returns White for Black and Black for White.
+// Opponent returns White for Black and Black for White (and nothing
+// meaningful for Empty).
 func (c Color) Opponent() Color { return 3 - c }
 
 func (c Color) String() string {

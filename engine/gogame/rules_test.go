@@ -303,6 +303,50 @@ func TestKo(t *testing.T) {
 	}
 }
 
+func TestErrors(t *testing.T) {
+	g, _ := NewGame(Settings{Size: 3})
+	if err := g.Play(White, At(0, 0)); !errors.Is(err, ErrWrongTurn) {
+		t.Errorf("white first: %v", err)
+	}
+	if err := g.Play(Black, At(3, 0)); !errors.Is(err, ErrOffBoard) {
+		t.Errorf("D1 on 3x3: %v", err)
+	}
+	if err := g.Play(Black, At(-1, 0)); !errors.Is(err, ErrOffBoard) {
+		t.Errorf("At(-1, 0): %v", err)
+	}
+	mustPlay(t, g, "A1")
+	if err := g.Play(White, At(0, 0)); !errors.Is(err, ErrOccupied) || err.Error() != "white A1: point is occupied" {
+		t.Errorf("occupied: %v", err)
+	}
+	// Black's A1 B1 C1 lose their last liberty to White's C2.
+	mustPlay(t, g, "B2 B1 A2 C1 C2")
+	if g.Captured(White) != 3 || g.Board().At(At(0, 0)) != Empty {
+		t.Errorf("capture of 3: %d\n%v", g.Captured(White), g.Board())
+	}
+	if g.MoveCount() != 6 {
+		t.Errorf("%d moves", g.MoveCount())
+	}
+	mustPlay(t, g, "pass pass")
+	if !g.Over() {
+		t.Fatal("two passes should end the game")
+	}
+	if err := g.Play(Black, At(0, 0)); !errors.Is(err, ErrGameOver) {
+		t.Errorf("after the end: %v", err)
+	}
+	if err := g.Pass(Black); !errors.Is(err, ErrGameOver) {
+		t.Errorf("a pass after the end: %v", err)
+	}
+	if s := g.AreaScore(); s.Black != 0 || s.White != 9 || s.String() != "W+9" || s.Winner() != White {
+		t.Errorf("score %+v %v", s, s)
+	}
+	if _, err := NewGame(Settings{Size: 1}); err == nil {
+		t.Error("size 1 accepted")
+	}
+	if _, err := NewGame(Settings{Size: 26}); err == nil {
+		t.Error("size 26 accepted")
+	}
+}
+
 func TestSuicide(t *testing.T) {
 	g, _ := NewGame(Settings{Size: 3})
 	mustPlay(t, g, "B1 C3 A2")
