@@ -163,6 +163,10 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 	jacoby := fs.Bool("jacoby", false, "with --cube: the Jacoby rule")
 	beavers := fs.Bool("beavers", false, "with --cube: beavers allowed")
 	noBearoffFlag := fs.Bool("no-bearoff", false, "judge bear-offs with the network instead of the bearoff database")
+	aBearoff := fs.String("a-bearoff", "", "bearoff database file of bot A (from makebearoff; default: built, 10 checkers)")
+	bBearoff := fs.String("b-bearoff", "", "bearoff database file of bot B")
+	aCubePlies := fs.Int("a-cube-plies", 0, "least depth of bot A's cube decisions")
+	bCubePlies := fs.Int("b-cube-plies", 0, "least depth of bot B's cube decisions")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -174,8 +178,10 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 	if *games < 4 || *games%2 != 0 {
 		return cli.Usagef("duel: --games %d: want an even number, at least 4 (pairs of games on the same dice)", *games)
 	}
-	if *aPlies < 0 || *aPlies > bgbot.MaxPlies || *bPlies < 0 || *bPlies > bgbot.MaxPlies {
-		return cli.Usagef("duel: --a-plies and --b-plies must be within 0..%d", bgbot.MaxPlies)
+	for _, p := range []int{*aPlies, *bPlies, *aCubePlies, *bCubePlies} {
+		if p < 0 || p > bgbot.MaxPlies {
+			return cli.Usagef("duel: --a-plies, --b-plies, --a-cube-plies and --b-cube-plies must be within 0..%d", bgbot.MaxPlies)
+		}
 	}
 	for _, level := range []string{*a, *b} {
 		if _, err := bgbot.ParseLevel(level); err != nil {
@@ -183,7 +189,7 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	noBearoff := *noBearoffFlag
-	mk := func(level string, plies int, weights string, seed uint64) (func() (*bgbot.Bot, error), error) {
+	mk := func(level string, plies, cubePlies int, weights, bearoff string, seed uint64) (func() (*bgbot.Bot, error), error) {
 		l, err := bgbot.ParseLevel(level)
 		if err != nil {
 			return nil, err
@@ -203,7 +209,19 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 		}
 		var db *bgbot.Bearoff
-		if l == bgbot.LevelNet && !noBearoff {
+		switch {
+		case l != bgbot.LevelNet || noBearoff:
+		case bearoff != "":
+			f, err := os.Open(bearoff)
+			if err != nil {
+				return nil, fmt.Errorf("bearoff: %w", err)
+			}
+			db, err = bgbot.ReadBearoff(f)
+			f.Close()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", bearoff, err)
+			}
+		default:
 			if db, err = bgbot.NewBearoff(bgbot.DefaultBearoffCheckers); err != nil {
 				return nil, err
 			}
@@ -211,14 +229,14 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 		n := uint64(0)
 		return func() (*bgbot.Bot, error) {
 			n++
-			return bgbot.NewBot(bgbot.Config{Level: l, Plies: plies, Weights: w, Seed: seed + n, Bearoff: db, NoBearoff: noBearoff})
+			return bgbot.NewBot(bgbot.Config{Level: l, Plies: plies, CubePlies: cubePlies, Weights: w, Seed: seed + n, Bearoff: db, NoBearoff: noBearoff})
 		}, nil
 	}
-	newA, err := mk(*a, *aPlies, *aWeights, *seed*2+1)
+	newA, err := mk(*a, *aPlies, *aCubePlies, *aWeights, *aBearoff, *seed*2+1)
 	if err != nil {
 		return err
 	}
-	newB, err := mk(*b, *bPlies, *bWeights, *seed*2+2)
+	newB, err := mk(*b, *bPlies, *bCubePlies, *bWeights, *bBearoff, *seed*2+2)
 	if err != nil {
 		return err
 	}
