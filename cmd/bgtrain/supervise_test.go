@@ -79,7 +79,7 @@ func TestMakeBearoffCommand(t *testing.T) {
 	if code := run(ctx, []string{"duel", "--a", "net", "--b", "net", "--a-bearoff", out, "--b-cube-plies", "1", "--cube", "--games", "4"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
-	if code := run(ctx, []string{"duel", "--a", "net", "--b-bearoff", out + ".missing", "--games", "4"}, nil, &stdout, &stderr); code != 1 {
+	if code := run(ctx, []string{"duel", "--a", "net", "--b", "net", "--b-bearoff", out + ".missing", "--games", "4"}, nil, &stdout, &stderr); code != 1 {
 		t.Errorf("missing bearoff file: exit %d, want 1", code)
 	}
 	if code := run(ctx, []string{"makebearoff", "--checkers", "16", "--out", out}, nil, &stdout, &stderr); code != 2 {
