@@ -87,56 +87,17 @@ func runGo(t *testing.T, dir, name, text string) (*ringmaster.Ringmaster, map[st
 	return rm, readGoResults(t, rm.DBPath())
 }
 
-// replay reads a game's SGF with our parser and plays it through the rules,
-// returning the final position's area score.
+// replay reads a game's SGF with our reader and plays it through the
+// rules, returning the final position's area score.
 func replay(t *testing.T, text string) rules.Score {
 	t.Helper()
-	trees, err := sgf.Parse([]byte(text))
-	if err != nil || len(trees) != 1 {
-		t.Fatalf("parse our SGF: %v\n%s", err, text)
-	}
-	nodes := trees[0].MainLine()
-	root := nodes[0]
-	var size int
-	var komi float64
-	sz, _ := root.Value("SZ")
-	km, _ := root.Value("KM")
-	fmt.Sscan(sz, &size)
-	fmt.Sscan(km, &komi)
-	g, err := rules.NewGame(rules.Settings{Size: size, Komi: komi})
+	rec, err := sgf.ReadGo(strings.NewReader(text))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("read our SGF: %v\n%s", err, text)
 	}
-	if ab := root.Values("AB"); len(ab) > 0 {
-		var stones []rules.Move
-		for _, v := range ab {
-			m, err := rules.ParseSGFPoint(v, size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stones = append(stones, m)
-		}
-		if err := g.SetFreeHandicap(stones); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, n := range nodes[1:] {
-		for _, c := range []struct {
-			id     string
-			colour rules.Color
-		}{{"B", rules.Black}, {"W", rules.White}} {
-			if v, ok := n.Value(c.id); ok || n.Values(c.id) != nil {
-				m := rules.Pass
-				if v != "" {
-					if m, err = rules.ParseSGFPoint(v, size); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := g.Play(c.colour, m); err != nil {
-					t.Fatalf("our SGF holds an illegal move: %v", err)
-				}
-			}
-		}
+	g, err := rec.Replay(false)
+	if err != nil {
+		t.Fatalf("our SGF does not replay: %v", err)
 	}
 	return g.AreaScore()
 }

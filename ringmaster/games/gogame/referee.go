@@ -60,10 +60,10 @@ func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]refe
 		return g.out, fmt.Errorf("go referee: %w", err)
 	}
 	g.board = board
-	g.rec = record{event: info.Event, gameID: info.ID, settings: r.Settings, seats: seats}
+	g.rec = record{event: info.Event, gameID: info.ID, settings: r.Settings, seats: seats, logf: r.Log}
 	err = g.play(ctx)
 	g.out.Stats[StatCaptures] = [2]int{g.board.Captured(rules.Black), g.board.Captured(rules.White)}
-	g.out.Moves = len(g.board.Moves())
+	g.out.Moves = g.board.MoveCount()
 	g.out.Records = g.rec.write(g.board, &g.out, err)
 	return g.out, err
 }
@@ -76,9 +76,9 @@ func (g *game) play(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if g.ref.MoveLimit > 0 && len(g.board.Moves()) >= g.ref.MoveLimit {
+		if g.ref.MoveLimit > 0 && g.board.MoveCount() >= g.ref.MoveLimit {
 			g.out.Result, g.out.Ending = ResultVoid, referee.EndMoveLimit
-			g.out.Detail = fmt.Sprintf("hit move limit (%d moves)", len(g.board.Moves()))
+			g.out.Detail = fmt.Sprintf("hit move limit (%d moves)", g.board.MoveCount())
 			return nil
 		}
 		done, err := g.turn(ctx)
