@@ -2,12 +2,15 @@ package player
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +41,8 @@ type Spec struct {
 	// Transcript, when set, sees every protocol line sent and received;
 	// see protocol.ControllerOptions.Transcript.
 	Transcript func(sent bool, line string)
+
+	noCgroup bool // tests: contain the engine without a cgroup
 }
 
 // exitGrace is how long Do keeps waiting for the engine's last output after
@@ -58,6 +63,11 @@ type Process struct {
 	ctrl   *protocol.Controller
 	stdin  *os.File // our end of the engine's standard input
 	stdout *os.File // our end of the engine's standard output
+
+	token      string  // GAMEMILL_ENGINE_TOKEN of the engine and its descendants
+	cg         *cgroup // the engine's cgroup, nil when it runs without one
+	startTicks uint64  // start time in clock ticks since boot, 0 if unknown
+	boot       string  // the boot id startTicks counts from
 
 	exited  chan struct{} // closed once the process has been reaped
 	waitErr error         // cmd.Wait's result; read after exited
@@ -105,20 +115,43 @@ func Launch(ctx context.Context, spec Spec) (*Process, error) {
 		return nil, fmt.Errorf("player: launch %s: stdout pipe: %w", name, err)
 	}
 
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
-	cmd.Dir = spec.Dir
-	cmd.Env = mergeEnv(os.Environ(), spec.Env)
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	if spec.Stderr != nil {
-		cmd.Stderr = spec.Stderr
+	token, err := newToken()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("player: launch %s: %w", name, err)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// If Stderr is not a file, a goroutine copies it; do not let a
-	// grandchild holding the pipe open delay Wait for long.
-	cmd.WaitDelay = time.Second
-
-	err = cmd.Start()
+	env := mergeEnv(os.Environ(), append(append([]string(nil), spec.Env...), tokenVar+"="+token))
+	newCmd := func(cg *cgroup) *exec.Cmd {
+		cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+		cmd.Dir = spec.Dir
+		cmd.Env = env
+		cmd.Stdin = inR
+		cmd.Stdout = outW
+		if spec.Stderr != nil {
+			cmd.Stderr = spec.Stderr
+		}
+		cmd.SysProcAttr = sysProcAttr(cg)
+		// If Stderr is not a file, a goroutine copies it; do not let a
+		// grandchild holding the pipe open delay Wait for long.
+		cmd.WaitDelay = time.Second
+		return cmd
+	}
+	p := &Process{
+		spec:   spec,
+		name:   name,
+		stdin:  inW,
+		stdout: outR,
+		token:  token,
+		boot:   bootID(),
+		exited: make(chan struct{}),
+	}
+	if !spec.noCgroup {
+		p.cg, _ = newCgroup(cgroupPrefix + token) // none where cgroups cannot be made
+	}
+	err = p.start(newCmd)
 	// The child has its own copies of these ends now (or failed to start).
 	inR.Close()
 	outW.Close()
@@ -127,19 +160,40 @@ func Launch(ctx context.Context, spec Spec) (*Process, error) {
 		outR.Close()
 		return nil, fmt.Errorf("player: launch %s: %w", name, err)
 	}
-
-	p := &Process{
-		spec:   spec,
-		name:   name,
-		cmd:    cmd,
-		pid:    cmd.Process.Pid,
-		stdin:  inW,
-		stdout: outR,
-		exited: make(chan struct{}),
-	}
+	p.pid = p.cmd.Process.Pid
+	p.startTicks, _ = processStart(p.pid)
 	p.ctrl = protocol.NewController(outR, inW, protocol.ControllerOptions{Transcript: spec.Transcript})
-	go p.wait()
 	return p, nil
+}
+
+// start starts the engine from a goroutine locked to its OS thread, which
+// stays locked until the engine is reaped: the parent-death signal fires
+// when the thread that forked the engine exits, and only the death of the
+// whole process may end that thread. When starting into the cgroup fails
+// (no clone3, no permission to move into it), the engine starts without
+// one.
+func (p *Process) start(newCmd func(*cgroup) *exec.Cmd) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cmd := newCmd(p.cg)
+		err := cmd.Start()
+		if err != nil && p.cg != nil {
+			p.cg.destroy(0)
+			p.cg = nil
+			cmd = newCmd(nil)
+			err = cmd.Start()
+		}
+		if err != nil {
+			started <- err
+			return
+		}
+		p.cmd = cmd
+		started <- nil
+		p.wait()
+	}()
+	return <-started
 }
 
 func (p *Process) wait() {
@@ -279,6 +333,14 @@ func (p *Process) close() error {
 	if err := syscall.Kill(-p.pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) && killed {
 		return fmt.Errorf("engine %s (pid %d): kill process group: %w", p.name, p.pid, err)
 	}
+	// Then whatever left the group (setsid): the cgroup holds it, or the
+	// token it inherited names it.
+	var leftErr error
+	if p.cg != nil {
+		leftErr = p.cg.destroy(killWait)
+	} else {
+		killTokenHolders(p.token)
+	}
 	t = time.NewTimer(killWait)
 	defer t.Stop()
 	select {
@@ -288,6 +350,9 @@ func (p *Process) close() error {
 		return fmt.Errorf("engine %s (pid %d): still not reaped %v after SIGKILL", p.name, p.pid, killWait)
 	}
 	p.stdout.Close()
+	if leftErr != nil {
+		return fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, leftErr)
+	}
 
 	if killed {
 		return fmt.Errorf("engine %s (pid %d): did not exit within %v of quit; killed", p.name, p.pid, p.spec.GracePeriod)
@@ -309,4 +374,13 @@ func (p *Process) CPUTime() time.Duration {
 	default:
 		return 0
 	}
+}
+
+// newToken returns a random token naming one engine's descendants.
+func newToken() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
 }

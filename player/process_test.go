@@ -22,8 +22,12 @@ import (
 // fakeEngine is the path of the fake engine built by TestMain.
 var fakeEngine string
 
+// launcher is the path of the launcher built by TestMain: a stand-in for
+// a ringmaster that dies without closing its engine.
+var launcher string
+
 func TestMain(m *testing.M) {
-	buildtest.Main(m, map[string]*string{"./testdata/fakeengine": &fakeEngine})
+	buildtest.Main(m, map[string]*string{"./testdata/fakeengine": &fakeEngine, "./testdata/launcher": &launcher})
 }
 
 // launch starts the fake engine with the given flags and closes it when

@@ -24,6 +24,7 @@ func main() {
 		ignoreQuit   = flag.Bool("ignore-quit", false, "answer quit but keep running, even after end of input")
 		spawnChild   = flag.Bool("spawn-child", false, "start a sleeping grandchild sharing our output")
 		childPidFile = flag.String("child-pid-file", "", "write the grandchild's pid here")
+		childSetsid  = flag.Bool("child-setsid", false, "with --spawn-child: the grandchild leaves our process group with setsid and shares no output")
 		sleepForever = flag.Bool("sleep-forever", false, "just sleep (grandchild mode)")
 		stderrText   = flag.String("stderr", "", "write this line to standard error at start")
 	)
@@ -37,8 +38,12 @@ func main() {
 	}
 	if *spawnChild {
 		child := exec.Command(os.Args[0], "--sleep-forever")
-		child.Stdout = os.Stdout
-		child.Stderr = os.Stderr
+		if *childSetsid {
+			child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		} else {
+			child.Stdout = os.Stdout
+			child.Stderr = os.Stderr
+		}
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "spawn child:", err)
 			os.Exit(2)

@@ -1,0 +1,238 @@
+package player
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// What Linux offers to keep an engine and everything it starts on a leash:
+//
+//   - Setpgid puts the engine in its own process group, which Close kills
+//     (every child that stays in the group goes with it).
+//   - Pdeathsig has the kernel SIGKILL the engine when the thread that
+//     started it dies, so a ringmaster killed with SIGKILL takes its engines
+//     along even when they ignore the end of their input.
+//   - A cgroup v2 per engine, where the ringmaster may create one, holds
+//     every descendant however it detaches (setsid, double fork); Close
+//     empties it with cgroup.kill.
+//   - Without a cgroup, the engine's environment carries a token
+//     (GAMEMILL_ENGINE_TOKEN) that its descendants inherit; Close, and
+//     StopStale in a later run, kill every process whose initial
+//     environment holds it.
+
+// tokenVar names the environment variable that marks an engine's
+// descendants.
+const tokenVar = "GAMEMILL_ENGINE_TOKEN"
+
+// sysProcAttr returns the attributes of the engine process: its own
+// process group, the parent-death signal and, when cg is set, its cgroup.
+//
+// Pdeathsig fires when the *thread* that forked the child exits, not the
+// process. Launch therefore starts the engine from a goroutine locked to
+// its OS thread that stays locked until the engine has been reaped, so the
+// signal can only come from the death of the whole ringmaster.
+func sysProcAttr(cg *cgroup) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if cg != nil {
+		a.UseCgroupFD, a.CgroupFD = true, int(cg.dir.Fd())
+	}
+	return a
+}
+
+// cgroup is one engine's cgroup v2 directory.
+type cgroup struct {
+	path string
+	dir  *os.File // the directory, open for CLONE_INTO_CGROUP
+}
+
+// newCgroup creates a cgroup for one engine below the ringmaster's own
+// cgroup v2, or returns an error when there is no writable cgroup v2 (no
+// cgroup2 mount, a v1-only system, no permission): the caller then runs
+// without one.
+func newCgroup(name string) (*cgroup, error) {
+	base, err := ownCgroupDir()
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(base, name)
+	if err := os.Mkdir(path, 0o755); err != nil {
+		return nil, fmt.Errorf("cgroup: %w", err)
+	}
+	dir, err := os.Open(path)
+	if err != nil {
+		os.Remove(path)
+		return nil, fmt.Errorf("cgroup: %w", err)
+	}
+	return &cgroup{path: path, dir: dir}, nil
+}
+
+// ownCgroupDir returns the directory of this process's cgroup v2.
+func ownCgroupDir() (string, error) {
+	mount, err := cgroup2Mount()
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", fmt.Errorf("cgroup: %w", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rel, ok := strings.CutPrefix(line, "0::"); ok {
+			return filepath.Join(mount, filepath.Clean("/"+rel)), nil
+		}
+	}
+	return "", errors.New("cgroup: this process is in no cgroup v2")
+}
+
+// cgroup2Mount finds where the cgroup v2 hierarchy is mounted.
+func cgroup2Mount() (string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", fmt.Errorf("cgroup: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS...] - FSTYPE SOURCE SUPER
+		pre, post, ok := strings.Cut(sc.Text(), " - ")
+		fields, fs := strings.Fields(pre), strings.Fields(post)
+		if ok && len(fields) >= 5 && len(fs) >= 1 && fs[0] == "cgroup2" {
+			return unescapeMount(fields[4]), nil
+		}
+	}
+	return "", errors.New("cgroup: no cgroup2 file system mounted")
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// destroy kills every process in the cgroup and removes it, waiting up to
+// wait for the processes to go.
+func (c *cgroup) destroy(wait time.Duration) error {
+	c.dir.Close()
+	return destroyCgroup(c.path, wait)
+}
+
+func destroyCgroup(path string, wait time.Duration) error {
+	if _, err := os.Stat(filepath.Join(path, "cgroup.procs")); err != nil {
+		if os.IsNotExist(err) {
+			return nil // gone already
+		}
+		return fmt.Errorf("cgroup %s: %w", path, err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "cgroup.kill"), []byte("1"), 0); err != nil {
+		// Before Linux 5.14 there is no cgroup.kill: kill what is listed.
+		killListed(path)
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		err := os.Remove(path)
+		if err == nil || os.IsNotExist(err) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("cgroup %s: still busy %v after the kill: %w", path, wait, err)
+		}
+		killListed(path)
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// killListed SIGKILLs every process listed in the cgroup.
+func killListed(path string) {
+	data, _ := os.ReadFile(filepath.Join(path, "cgroup.procs"))
+	for _, f := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// killTokenHolders SIGKILLs every process (but this one) whose initial
+// environment holds tokenVar=token, and returns their pids. Processes of
+// other users, whose environment cannot be read, are skipped.
+func killTokenHolders(token string) []int {
+	if token == "" {
+		return nil
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	want := []byte(tokenVar + "=" + token)
+	self := os.Getpid()
+	var killed []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if bytes.Equal(kv, want) {
+				if syscall.Kill(pid, syscall.SIGKILL) == nil {
+					killed = append(killed, pid)
+				}
+				break
+			}
+		}
+	}
+	return killed
+}
+
+// processStart returns the start time of pid in clock ticks since boot
+// (field 22 of /proc/PID/stat), which with the boot id names a process
+// for good: a pid can be reused, a (boot, pid, start) triple cannot.
+func processStart(pid int) (uint64, error) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// The command name, field 2, is in parentheses and may hold anything.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	// fields[0] is field 3 (the state); field 22 is fields[19].
+	if len(fields) < 20 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(fields)+2)
+	}
+	if fields[0] == "Z" || fields[0] == "X" {
+		return 0, fmt.Errorf("process %d: %w", pid, syscall.ESRCH)
+	}
+	return strconv.ParseUint(fields[19], 10, 64)
+}
+
+// bootID identifies the current boot of the machine.
+func bootID() string {
+	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
