@@ -295,3 +295,40 @@ players = ["bad", "good"]
 		})
 	}
 }
+
+// TestGoKillAndResume kills the ringmaster with SIGKILL several times in
+// the middle of a GNU Go playoff, then lets a run finish: every game is
+// recorded once, and the results equal those of a run never killed (GNU Go
+// with {seed} plays each game the same way whenever it is played).
+func TestGoKillAndResume(t *testing.T) {
+	gnugo := peertest.GnuGo(t)
+	n, kills := 12, 6
+	if testing.Short() {
+		n, kills = 6, 3
+	}
+	dir := t.TempDir()
+	killed := writeControl(t, dir, "killed.toml", goControl(gnugo, "", n))
+	landed := killRuns(t, killed, kills)
+	_, whole := runGo(t, dir, "whole.toml", goControl(gnugo, "", n))
+	got := readGoResults(t, filepath.Join(dir, "killed.db"))
+	t.Logf("%d of %d kills landed while the run was going", landed, kills)
+	if len(got) != n || len(whole) != n {
+		t.Fatalf("%d results after the kills and %d in the run never killed, want %d", len(got), len(whole), n)
+	}
+	for id, w := range whole {
+		g := got[id]
+		if g.black != w.black || g.result != w.result || g.moves != w.moves || g.winner != w.winner {
+			t.Errorf("game %s: after kills %+v\nnever killed %+v", id, g, w)
+		}
+	}
+	db, err := sql.Open("sqlite", filepath.Join(dir, "killed.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var rows, distinct int
+	db.QueryRow("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM games").Scan(&rows, &distinct)
+	if rows != n || distinct != n {
+		t.Errorf("games table: %d rows, %d distinct ids; want %d", rows, distinct, n)
+	}
+}
