@@ -279,6 +279,11 @@ players = ["bad", "good"]
 				if status != ringmaster.Incomplete || len(results) != 0 {
 					t.Errorf("status %v, %d results; want a void game left unplayed", status, len(results))
 				}
+				// What was played before the crash is kept, with the reason.
+				data, err := os.ReadFile(filepath.Join(rm.VoidDir(), "m_0-1.sgf"))
+				if err != nil || !strings.Contains(string(data), "RE[Void]") || !strings.Contains(string(data), "void: ") {
+					t.Errorf("void record: %v\n%s", err, data)
+				}
 				return
 			}
 			r, ok := results["m_0"]
@@ -330,5 +335,62 @@ func TestGoKillAndResume(t *testing.T) {
 	db.QueryRow("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM games").Scan(&rows, &distinct)
 	if rows != n || distinct != n {
 		t.Errorf("games table: %d rows, %d distinct ids; want %d", rows, distinct, n)
+	}
+}
+
+// TestGoAllPlayAllAndSPRT: the generic competition types work for Go: an
+// all-play-all of three engines gives its grid, and an SPRT playoff stops
+// once decided.
+func TestGoAllPlayAllAndSPRT(t *testing.T) {
+	dir := t.TempDir()
+	apa := fmt.Sprintf(`competition_type = "allplayall"
+game = "go"
+board_size = 5
+komi = 0.5
+rounds = 2
+competitors = ["a", "b", "c"]
+
+[players.a]
+command = [%q]
+[players.b]
+command = [%q, "--mode", "resign", "--after", "3"]
+[players.c]
+command = [%q, "--mode", "occupied", "--after", "2"]
+`, fakeGo, fakeGo, fakeGo)
+	rm, _ := runGo(t, dir, "apa.toml", apa)
+	var out strings.Builder
+	if err := rm.Show(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"6 games played", "A a ", "Bradley-Terry ratings", "board size: 5   komi: 0.5", "as black: won"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("all-play-all report lacks %q:\n%s", want, out.String())
+		}
+	}
+	sprt := fmt.Sprintf(`competition_type = "playoff"
+game = "go"
+board_size = 5
+komi = 0.5
+alternating = true
+sprt = { elo0 = 0, elo1 = 200 }
+
+[players.good]
+command = [%q]
+[players.bad]
+command = [%q, "--mode", "resign"]
+
+[[matchups]]
+id = "s"
+players = ["good", "bad"]
+number_of_games = 200
+`, fakeGo, fakeGo)
+	rm, results := runGo(t, dir, "sprt.toml", sprt)
+	if n := len(results); n >= 200 || n < 4 {
+		t.Errorf("the SPRT playoff played %d of 200 games", n)
+	}
+	out.Reset()
+	rm.Show(context.Background(), &out)
+	if !strings.Contains(out.String(), "accepted H1 (good - bad = 200 Elo)") {
+		t.Errorf("the SPRT did not decide for the stronger player:\n%s", out.String())
 	}
 }
