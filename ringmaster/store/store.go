@@ -22,7 +22,7 @@ import (
 // SchemaVersion is recorded in PRAGMA user_version. Each version's step
 // is in migrations; a database at any older version is brought up to this
 // one in a single transaction when it is opened.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // applicationID marks a SQLite file as a Gamemill competition database
 // (PRAGMA application_id, "GMil"). Version 1 databases predate it.
@@ -32,6 +32,7 @@ const applicationID = 0x474d696c
 var migrations = [SchemaVersion]func(ctx context.Context, tx *sql.Tx) error{
 	0: createV1,
 	1: v1ToV2,
+	2: v2ToV3,
 }
 
 // schemaV1 is the schema Gamemill wrote until the game seam: backgammon
