@@ -138,8 +138,8 @@ type matchInfo struct {
 }
 
 func (bt *Bot) matchInfo(s *backgammon.State, player int) (matchInfo, error) {
-	if want := min(max(s.MatchLength, 25), 64); bt.met == nil || bt.met.Len < want {
-		m, err := NewMET(want, DefaultGammonRate)
+	if bt.met == nil {
+		m, err := DefaultMET()
 		if err != nil {
 			return matchInfo{}, err
 		}
