@@ -37,10 +37,10 @@ func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
 // protocol_version (2), name and version, and pass the game's own check
 // (backgammon: accept set_game). Engine
 // stderr goes to stderr when given (the check command), else is discarded.
-func (r *Ringmaster) startupChecks(ctx context.Context, st *store.Store, stderr io.Writer) error {
+func (r *Ringmaster) startupChecks(ctx context.Context, st *store.Store, stderr io.Writer, engines *engineRegistry) error {
 	codes, first := r.checkedPlayers()
 	for _, code := range codes {
-		name, version, err := r.checkPlayer(ctx, code, first[code], stderr)
+		name, version, err := r.checkPlayer(ctx, code, first[code], stderr, engines)
 		if err != nil {
 			return fmt.Errorf("player %s failed startup check:\n%v", code, err)
 		}
@@ -53,13 +53,13 @@ func (r *Ringmaster) startupChecks(ctx context.Context, st *store.Store, stderr 
 	return nil
 }
 
-func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Matchup, stderr io.Writer) (name, version string, err error) {
+func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Matchup, stderr io.Writer, engines *engineRegistry) (name, version string, err error) {
 	p := r.Comp.Players[code]
 	check := *p
 	if stderr == nil {
 		check.DiscardStderr = true
 	}
-	pl, err := r.launch(ctx, &check, launchOptions{gameID: "startup-check", seed: competitions.DiceSeed(r.Comp.Seed, "startup-check", 0), slot: -1, stderr: stderr})
+	pl, err := r.launch(ctx, &check, launchOptions{gameID: "startup-check", seed: competitions.DiceSeed(r.Comp.Seed, "startup-check", 0), slot: -1, stderr: stderr, engines: engines})
 	if err != nil {
 		return "", "", err
 	}
@@ -90,7 +90,7 @@ func (r *Ringmaster) Check(ctx context.Context, out, stderr io.Writer) error {
 	var failed []string
 	for _, code := range codes {
 		fmt.Fprintf(out, "checking player %s\n", code)
-		name, version, err := r.checkPlayer(ctx, code, first[code], stderr)
+		name, version, err := r.checkPlayer(ctx, code, first[code], stderr, nil)
 		if err != nil {
 			fmt.Fprintf(out, "player %s failed startup check:\n%v\n", code, err)
 			failed = append(failed, code)

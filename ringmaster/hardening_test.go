@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -242,5 +244,58 @@ func TestReportRebuildsRecords(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "rewrote 2 record file(s)") {
 		t.Errorf("report does not say what it rewrote:\n%s", out.String())
+	}
+}
+
+// An engine child that calls setsid used to escape the process-group kill
+// and outlive the game and the ringmaster. After a SIGKILL of the
+// ringmaster, the next run finds what the dead run's engines left
+// (CODE.engines) and stops it.
+func TestNextRunStopsEnginesOfADeadRun(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "orphan.pid")
+	ctl := writeControl(t, dir, "dead.toml", strings.Replace(fakeControl(4, "", ""), "command = [\""+fakeEngine+"\"]\n\n[players.b]",
+		"command = [\""+fakeEngine+"\", \"--setsid-child\", \""+pidFile+"\", \"--slow-start\", \"3s\"]\n\n[players.b]", 1))
+	cmd := exec.Command(ringmasterBin, "run", ctl, "-q")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for deadline := time.Now().Add(20 * time.Second); pid == 0; {
+		if data, err := os.ReadFile(pidFile); err == nil {
+			fmt.Sscan(string(data), &pid)
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the engine never started its child")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(ctl, ".toml") + ".engines"); err != nil {
+		t.Errorf("no engine list while the run is going: %v", err)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	time.Sleep(200 * time.Millisecond)
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Logf("the setsid child is already gone (%v): the engine's cgroup took it", err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	// The next run (which plays no game: -g 0) stops it.
+	out, err := exec.Command(ringmasterBin, "run", ctl, "-q", "-g", "0").CombinedOutput()
+	if err != nil {
+		t.Fatalf("next run: %v\n%s", err, out)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if err := syscall.Kill(pid, 0); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the dead run's setsid child %d still runs after the next run started", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(ctl, ".toml") + ".engines"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the engine list outlived the clean-up: %v", err)
 	}
 }

@@ -22,6 +22,7 @@ type launchOptions struct {
 	slot       int    // worker index, -1 in startup checks
 	stderr     io.Writer
 	transcript func(sent bool, line string)
+	engines    *engineRegistry // lists the engine while it runs (nil: not listed)
 }
 
 // launch starts one player of the competition and sends its startup
@@ -47,6 +48,7 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", p.Code, err)
 	}
+	pl = o.engines.track(pl)
 	if len(p.GTPAliases) > 0 {
 		pl = aliased{Player: pl, aliases: p.GTPAliases}
 	}

@@ -44,6 +44,9 @@ func (r *Ringmaster) ReportPath() string  { return r.base() + ".report" }
 func (r *Ringmaster) GamesDir() string    { return r.base() + ".games" }
 func (r *Ringmaster) VoidDir() string     { return r.base() + ".void" }
 func (r *Ringmaster) ProtocolDir() string { return r.base() + ".protocol" }
+
+// EnginesPath is the list of a run's running engines (see engineRegistry).
+func (r *Ringmaster) EnginesPath() string { return r.base() + ".engines" }
 func (r *Ringmaster) openStore(ctx context.Context) (*store.Store, error) {
 	return store.Open(ctx, r.DBPath())
 }
@@ -104,7 +107,7 @@ func (r *Ringmaster) Reset() error {
 		defer f.Close()
 	}
 	var errs []error
-	for _, p := range []string{r.DBPath(), r.DBPath() + "-wal", r.DBPath() + "-shm", r.DBPath() + "-journal", r.LogPath(), r.CmdPath(), r.ReportPath()} {
+	for _, p := range []string{r.DBPath(), r.DBPath() + "-wal", r.DBPath() + "-shm", r.DBPath() + "-journal", r.LogPath(), r.CmdPath(), r.ReportPath(), r.EnginesPath()} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}

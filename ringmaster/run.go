@@ -73,7 +73,10 @@ type runner struct {
 	sched *competitions.Scheduler
 	runID int64
 	log   *eventLog
-	disp  *display
+	// engines lists the running engines in CODE.engines, for the run after
+	// a crash.
+	engines *engineRegistry
+	disp    *display
 
 	mu         sync.Mutex
 	stopReason string
@@ -120,13 +123,19 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	defer logFile.Close()
 	ev := &eventLog{w: logFile, errs: opts.Errors}
 	os.Remove(r.CmdPath()) // a stale stop request must not stop this run
+	if n, err := stopStaleEngines(r.EnginesPath()); err != nil {
+		ev.warnf("stopping engines left by an earlier run: %v", err)
+	} else if n > 0 {
+		ev.printf("stopped %d process(es) left running by an earlier run that died", n)
+	}
+	engines := &engineRegistry{path: r.EnginesPath(), running: map[int]player.Record{}}
 	if err := r.checkConsistency(ctx, st); err != nil {
 		return Stopped, err
 	}
 	if !opts.Quiet {
 		fmt.Fprintln(opts.Display, "running startup checks on all players")
 	}
-	if err := r.startupChecks(ctx, st, nil); err != nil {
+	if err := r.startupChecks(ctx, st, nil, engines); err != nil {
 		return Stopped, fmt.Errorf("%w\n(use the 'check' command to see stderr output)", err)
 	}
 	finished, running, err := st.GameIDs(ctx)
@@ -141,7 +150,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	if err != nil {
 		return Stopped, err
 	}
-	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev,
+	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev, engines: engines,
 		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}}
 	for _, m := range r.Comp.Matchups {
 		run.matchups[m.ID] = m
@@ -351,7 +360,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		}
 	}()
 	for i, code := range codes {
-		o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot,
+		o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot, engines: run.engines,
 			stderr: run.log.engineWriter(code, job.GameID, run.rm.Comp.Players[code].StderrLimit)}
 		if transcript != nil {
 			o.transcript = transcript.hook(code)

@@ -247,7 +247,7 @@ const MaxCompetitors = 26 * 27
 // CODE.toml, as suffixes of CODE: its files (the database and SQLite's side
 // files among them) and its directories. It is the one list of outputs.
 func OutputSuffixes() []string {
-	return []string{".db", ".db-wal", ".db-shm", ".db-journal", ".log", ".cmd", ".report", ".lock",
+	return []string{".db", ".db-wal", ".db-shm", ".db-journal", ".log", ".cmd", ".report", ".lock", ".engines",
 		".games", ".void", ".protocol"}
 }
 

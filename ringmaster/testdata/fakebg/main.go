@@ -12,7 +12,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
@@ -86,7 +89,17 @@ func main() {
 	slow := flag.Duration("slow-start", 0, "sleep before reading any command")
 	doubles := flag.Bool("doubles", false, "double whenever allowed")
 	spew := flag.Int("spew", 0, "bytes of stderr to write at each genmove")
+	orphan := flag.String("setsid-child", "", "start a sleeping child that leaves our session (setsid) and write its pid to this file")
 	flag.Parse()
+	if *orphan != "" {
+		child := exec.Command("sleep", "600")
+		child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "fakebg:", err)
+			os.Exit(1)
+		}
+		os.WriteFile(*orphan, []byte(strconv.Itoa(child.Process.Pid)), 0o644)
+	}
 	time.Sleep(*slow)
 	// Tell the ringmaster's log which game and worker this process serves.
 	fmt.Fprintf(os.Stderr, "fakebg: game %q slot %q\n", os.Getenv("GAMEMILL_GAME_ID"), os.Getenv("GAMEMILL_SLOT"))
