@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gamemill/gamemill/competitions"
 	"github.com/gamemill/gamemill/ringmaster/control"
@@ -80,7 +81,25 @@ func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Ma
 	if err := r.Game.CheckPlayer(ctx, pl, m); err != nil {
 		return "", "", err
 	}
-	return name, version, nil
+	return engineText(name), engineText(version), nil
+}
+
+// maxEngineText is the most of an engine's name or version kept: they
+// reach terminals, reports and records.
+const maxEngineText = 100
+
+// engineText makes an engine's self-description safe to print: one line,
+// control characters escaped, at most maxEngineText bytes.
+func engineText(s string) string {
+	s = sanitize(strings.Join(strings.Fields(s), " "))
+	if len(s) > maxEngineText {
+		cut := maxEngineText
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
 }
 
 // Check runs the startup checks with engine stderr shown, printing what it

@@ -299,3 +299,37 @@ func TestNextRunStopsEnginesOfADeadRun(t *testing.T) {
 		t.Errorf("the engine list outlived the clean-up: %v", err)
 	}
 }
+
+// Engine names used to be printed verbatim: a 1 MB name made a 1 MB report,
+// control characters included.
+func TestEngineNamesSanitised(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "loud.sh")
+	// ASCII control characters break the protocol's framing; C1 controls
+	// (U+009B is a terminal's CSI) pass it.
+	name := strings.Repeat("N", 5000) + "\u009b2J"
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nwhile read -r cmd rest; do case $cmd in\n"+
+		"protocol_version) printf '= 2\\n\\n' ;;\nname) printf '= "+name+"\\n\\n' ;;\nversion) printf '= 1\u0085x\\n\\n' ;;\n"+
+		"quit) printf '=\\n\\n'; exit 0 ;;\n*) printf '=\\n\\n' ;;\nesac; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctl := writeControl(t, dir, "loud.toml", strings.Replace(fakeControl(2, "", ""), "command = [\""+fakeEngine+"\"]\n\n[players.b]",
+		"command = [\""+script+"\"]\n\n[players.b]", 1))
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 1); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := rm.Show(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 2000 || strings.ContainsAny(out.String(), "\u009b\u0085") {
+		t.Errorf("report of %d bytes, or with control characters:\n%q", out.Len(), out.String())
+	}
+	if !strings.Contains(out.String(), "player a: NNNN") {
+		t.Errorf("the engine's name is missing:\n%s", out.String())
+	}
+}
