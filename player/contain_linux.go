@@ -159,6 +159,28 @@ func destroyCgroup(path string, wait time.Duration) error {
 	}
 }
 
+// removeEmptyCgroups removes the empty engine cgroups beside this
+// process's own, which engines of runs that died leave behind. The kernel
+// refuses to remove a cgroup that holds a process, so a live engine's is
+// kept; one that is empty but still owned by a live Process (made and not
+// yet entered, or emptied and not yet closed) may go, which its Launch
+// and Close take in their stride.
+func removeEmptyCgroups() {
+	base, err := ownCgroupDir()
+	if err != nil {
+		return
+	}
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), cgroupPrefix) {
+			_ = os.Remove(filepath.Join(base, e.Name()))
+		}
+	}
+}
+
 // killListed SIGKILLs every process listed in the cgroup.
 func killListed(path string) {
 	data, _ := os.ReadFile(filepath.Join(path, "cgroup.procs"))

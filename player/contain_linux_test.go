@@ -254,3 +254,30 @@ func BenchmarkLaunchClose(b *testing.B) {
 		})
 	}
 }
+
+// Runs that died leave their engines' cgroups behind, empty once the
+// engines are gone; StopStale removes them, and only them.
+func TestStopStaleRemovesEmptyCgroups(t *testing.T) {
+	empty, err := newCgroup(cgroupPrefix + "test-empty-" + strconv.Itoa(os.Getpid()))
+	if err != nil {
+		t.Skipf("no writable cgroup v2: %v", err)
+	}
+	empty.dir.Close()
+	t.Cleanup(func() { _ = destroyCgroup(empty.path, killWait) })
+	p := launch(t, Spec{}, "--ignore-quit")
+	if p.cg == nil {
+		t.Fatal("the engine got no cgroup beside an empty one")
+	}
+	if _, err := StopStale(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(empty.path); !os.IsNotExist(err) {
+		t.Errorf("empty cgroup %s kept: %v", empty.path, err)
+	}
+	if _, err := os.Stat(p.cg.path); err != nil {
+		t.Errorf("a live engine's cgroup went: %v", err)
+	}
+	if _, err := p.Do(t.Context(), "name"); err != nil {
+		t.Errorf("the live engine stopped: %v", err)
+	}
+}

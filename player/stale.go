@@ -39,10 +39,12 @@ func (p *Process) Record() Record {
 // engine's process group when the engine still runs (only when its pid
 // still names the same process: the same boot and start time, so a reused
 // pid is never signalled), and kills every process that inherited the
-// engine's token (children that left the group with setsid). It returns
-// how many processes it signalled, not counting those in cgroups, and an
-// error for the records it could not clear.
+// engine's token (children that left the group with setsid). Last it
+// removes every empty engine cgroup beside its own, which runs that died
+// left behind. It returns how many processes it signalled, not counting
+// those in cgroups, and an error for the records it could not clear.
 func StopStale(records []Record) (int, error) {
+	defer removeEmptyCgroups()
 	var errs []error
 	n := 0
 	boot := bootID()
