@@ -165,6 +165,8 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 	noBearoffFlag := fs.Bool("no-bearoff", false, "judge bear-offs with the network instead of the bearoff database")
 	aBearoff := fs.String("a-bearoff", "", "bearoff database file of bot A (from makebearoff; default: built, 10 checkers)")
 	bBearoff := fs.String("b-bearoff", "", "bearoff database file of bot B")
+	aTwo := fs.Int("a-bearoff2", 0, "checkers a side of bot A's two-sided bearoff database (0: none)")
+	bTwo := fs.Int("b-bearoff2", 0, "checkers a side of bot B's two-sided bearoff database (0: none)")
 	aCubePlies := fs.Int("a-cube-plies", 0, "least depth of bot A's cube decisions")
 	bCubePlies := fs.Int("b-cube-plies", 0, "least depth of bot B's cube decisions")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
@@ -189,7 +191,7 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	noBearoff := *noBearoffFlag
-	mk := func(level string, plies, cubePlies int, weights, bearoff string, seed uint64) (func() (*bgbot.Bot, error), error) {
+	mk := func(level string, plies, cubePlies int, weights, bearoff string, two int, seed uint64) (func() (*bgbot.Bot, error), error) {
 		l, err := bgbot.ParseLevel(level)
 		if err != nil {
 			return nil, err
@@ -226,17 +228,23 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 				return nil, err
 			}
 		}
+		var db2 *bgbot.Bearoff2
+		if two > 0 && l == bgbot.LevelNet {
+			if db2, err = bgbot.NewBearoff2(two); err != nil {
+				return nil, cli.Usagef("duel: %v", err)
+			}
+		}
 		n := uint64(0)
 		return func() (*bgbot.Bot, error) {
 			n++
-			return bgbot.NewBot(bgbot.Config{Level: l, Plies: plies, CubePlies: cubePlies, Weights: w, Seed: seed + n, Bearoff: db, NoBearoff: noBearoff})
+			return bgbot.NewBot(bgbot.Config{Level: l, Plies: plies, CubePlies: cubePlies, Weights: w, Seed: seed + n, Bearoff: db, NoBearoff: noBearoff, Bearoff2: db2})
 		}, nil
 	}
-	newA, err := mk(*a, *aPlies, *aCubePlies, *aWeights, *aBearoff, *seed*2+1)
+	newA, err := mk(*a, *aPlies, *aCubePlies, *aWeights, *aBearoff, *aTwo, *seed*2+1)
 	if err != nil {
 		return err
 	}
-	newB, err := mk(*b, *bPlies, *bCubePlies, *bWeights, *bBearoff, *seed*2+2)
+	newB, err := mk(*b, *bPlies, *bCubePlies, *bWeights, *bBearoff, *bTwo, *seed*2+2)
 	if err != nil {
 		return err
 	}

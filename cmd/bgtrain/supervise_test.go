@@ -76,7 +76,7 @@ func TestMakeBearoffCommand(t *testing.T) {
 		t.Errorf("read back: %v, %v", db, err)
 	}
 	// A duel's bots can use it; a missing file is an error.
-	if code := run(ctx, []string{"duel", "--a", "net", "--b", "net", "--a-bearoff", out, "--b-cube-plies", "1", "--cube", "--games", "4"}, nil, &stdout, &stderr); code != 0 {
+	if code := run(ctx, []string{"duel", "--a", "net", "--b", "net", "--a-bearoff", out, "--b-cube-plies", "1", "--b-bearoff2", "2", "--cube", "--games", "4"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
 	if code := run(ctx, []string{"duel", "--a", "net", "--b", "net", "--b-bearoff", out + ".missing", "--games", "4"}, nil, &stdout, &stderr); code != 1 {

@@ -296,7 +296,13 @@ func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 	x := CubeEfficiencyOf(&s.Board)
 	var ce CubeEquities
 	if s.Money() {
-		ce = MoneyCube(p, x, s.CubeOwner == -1, s.Jacoby)
+		var exact bool
+		if bt.bearoff2 != nil && bt.checkers == 15 {
+			ce, exact = bt.bearoff2.MoneyCube(&s.Board, s.CubeOwner == -1)
+		}
+		if !exact {
+			ce = MoneyCube(p, x, s.CubeOwner == -1, s.Jacoby)
+		}
 	} else {
 		var err error
 		if ce, err = bt.matchCube(s, p, x); err != nil {

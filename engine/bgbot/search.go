@@ -74,6 +74,10 @@ type Config struct {
 	// save the build time.
 	Bearoff   *Bearoff
 	NoBearoff bool
+	// Bearoff2, when set, answers races in which both sides are in it
+	// exactly (probabilities, and money cube decisions from its cubeful
+	// equities), ahead of Bearoff. NewBot never builds one.
+	Bearoff2 *Bearoff2
 }
 
 // Filter is a gnubg-style move filter: after the candidates are scored at
@@ -102,6 +106,7 @@ type Bot struct {
 	cands    []candidate
 	met      *MET
 	bearoff  *Bearoff
+	bearoff2 *Bearoff2
 }
 
 type candidate struct {
@@ -129,6 +134,7 @@ func NewBot(cfg Config) (*Bot, error) {
 		checkers: 15,
 		ev:       cfg.Evaluator,
 		bearoff:  cfg.Bearoff,
+		bearoff2: cfg.Bearoff2,
 	}
 	if cfg.Filters == ([MaxPlies]Filter{}) {
 		b.cfg.Filters = DefaultFilters()
@@ -267,6 +273,11 @@ func (bt *Bot) after(b *backgammon.Board, plies int) Probs {
 // the best move by 0-ply cubeless equity, judged plies-1 deep.
 func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 	if plies == 0 {
+		if bt.bearoff2 != nil && bt.checkers == 15 {
+			if p, ok := bt.bearoff2.Probs(&b); ok {
+				return p
+			}
+		}
 		if bt.bearoff != nil && bt.checkers == 15 && !Contact(&b) {
 			if p, ok := bt.bearoff.Probs(&b); ok {
 				return p

@@ -41,6 +41,12 @@ type Options struct {
 	// BearoffFile is a bearoff database written by bgtrain makebearoff
 	// (such as the 15-checker one, with gammons); "" builds the default.
 	BearoffFile string
+	// Bearoff2 is the checkers a side of a two-sided bearoff database to
+	// build at start-up (0: none; 6 takes about half a second).
+	Bearoff2 int
+	// Bearoff2DB is a two-sided database to share between engines; it
+	// overrides Bearoff2.
+	Bearoff2DB *bgbot.Bearoff2
 	// Bearoff is a bearoff database to share between engines (the net
 	// level builds its own, a few hundred milliseconds, when nil).
 	Bearoff *bgbot.Bearoff
@@ -60,6 +66,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "standard deviation of the Gaussian noise added to each evaluation, in equity")
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
 	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
+	fs.IntVar(&o.Bearoff2, "bearoff2", o.Bearoff2, fmt.Sprintf("build a two-sided bearoff database of up to this many checkers a side, 0..%d (exact races and money cube decisions there; 0: none)", bgbot.MaxBearoff2Checkers))
 	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
 	return fs
 }
@@ -93,6 +100,9 @@ func ParseArgs(args []string) (Options, error) {
 	if o.Plies < 0 || o.Plies > bgbot.MaxPlies {
 		return Options{}, fmt.Errorf("bgbot arguments: --plies %d out of range 0..%d", o.Plies, bgbot.MaxPlies)
 	}
+	if o.Bearoff2 < 0 || o.Bearoff2 > bgbot.MaxBearoff2Checkers {
+		return Options{}, fmt.Errorf("bgbot arguments: --bearoff2 %d out of range 0..%d", o.Bearoff2, bgbot.MaxBearoff2Checkers)
+	}
 	if o.CubePlies < 0 || o.CubePlies > bgbot.MaxPlies {
 		return Options{}, fmt.Errorf("bgbot arguments: --cube-plies %d out of range 0..%d", o.CubePlies, bgbot.MaxPlies)
 	}
@@ -125,7 +135,14 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: db})
+	db2 := opts.Bearoff2DB
+	if db2 == nil && opts.Bearoff2 > 0 && opts.Level == bgbot.LevelNet {
+		var err error
+		if db2, err = bgbot.NewBearoff2(opts.Bearoff2); err != nil {
+			return nil, fmt.Errorf("bgbot: %w", err)
+		}
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: db, Bearoff2: db2})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
@@ -237,6 +254,7 @@ type Factory struct {
 	mu      sync.Mutex
 	weights map[string]*bgbot.Weights // by file; "" is the embedded default
 	bearoff map[string]*bgbot.Bearoff // by file; "" is the default, built
+	two     map[int]*bgbot.Bearoff2   // by checkers
 }
 
 // Server builds an engine from args and returns its protocol server.
@@ -295,6 +313,20 @@ func (f *Factory) share(opts *Options) error {
 		f.bearoff[opts.BearoffFile] = db
 	}
 	opts.Weights, opts.Bearoff = w, db
+	if opts.Bearoff2 > 0 {
+		if f.two == nil {
+			f.two = map[int]*bgbot.Bearoff2{}
+		}
+		db2 := f.two[opts.Bearoff2]
+		if db2 == nil {
+			var err error
+			if db2, err = bgbot.NewBearoff2(opts.Bearoff2); err != nil {
+				return fmt.Errorf("bgbot: %w", err)
+			}
+			f.two[opts.Bearoff2] = db2
+		}
+		opts.Bearoff2DB = db2
+	}
 	return nil
 }
 

@@ -38,11 +38,18 @@ func TestParseArgs(t *testing.T) {
 	if _, err := New(Options{Level: bgbot.LevelNet, WeightsFile: "/nonexistent/x.bgnet"}); err == nil {
 		t.Error("missing weights file accepted")
 	}
-	o, err = ParseArgs([]string{"--cube-plies", "1", "--bearoff", "b.bgbo"})
-	if err != nil || o.CubePlies != 1 || o.BearoffFile != "b.bgbo" {
-		t.Errorf("--cube-plies, --bearoff: %+v %v", o, err)
+	o, err = ParseArgs([]string{"--cube-plies", "1", "--bearoff", "b.bgbo", "--bearoff2", "3"})
+	if err != nil || o.CubePlies != 1 || o.BearoffFile != "b.bgbo" || o.Bearoff2 != 3 {
+		t.Errorf("--cube-plies, --bearoff, --bearoff2: %+v %v", o, err)
 	}
-	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}} {
+	if _, err := New(Options{Level: bgbot.LevelNet, Bearoff2: 2}); err != nil {
+		t.Errorf("--bearoff2 2: %v", err)
+	}
+	var f Factory
+	if _, err := f.Server([]string{"--bearoff2", "2"}); err != nil || f.two[2] == nil {
+		t.Errorf("factory --bearoff2 2: %v", err)
+	}
+	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}, {"--bearoff2", "7"}, {"--bearoff2", "-1"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
