@@ -3,7 +3,6 @@ package control_test
 import (
 	"errors"
 	"fmt"
-	"github.com/gamemill/gamemill/player"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gamemill/gamemill/player"
 
 	"github.com/gamemill/gamemill/competitions"
 	. "github.com/gamemill/gamemill/ringmaster/control"

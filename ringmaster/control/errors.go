@@ -1,53 +1,14 @@
 package control
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/gamemill/gamemill/internal/tomlcheck"
 
-// Error is one problem in a control file.
-type Error struct {
-	File string // the name the file was loaded under
-	Line int    // 1-based; 0 when the problem has no place (a missing key)
-	Key  string // the key path, e.g. `matchups[1].players`; may be empty
-	Msg  string
-}
-
-// Error formats e as `file:line: key: msg`, leaving out the parts that are
-// unknown.
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
-	if e.Key != "" {
-		b.WriteString(e.Key)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+// Error is one problem in a control file: file, line, key path and
+// message (internal/tomlcheck's, which any checked TOML file shares).
+type Error = tomlcheck.Error
 
 // ErrorList is every problem found in a control file, in file order (those
 // without a line first). Parse and Load return an ErrorList as their error.
-type ErrorList []*Error
+type ErrorList = tomlcheck.ErrorList
 
-// Error joins the errors, one a line.
-func (l ErrorList) Error() string {
-	msgs := make([]string, len(l))
-	for i, e := range l {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
-
-// Unwrap lets errors.As reach the individual errors.
-func (l ErrorList) Unwrap() []error {
-	errs := make([]error, len(l))
-	for i, e := range l {
-		errs[i] = e
-	}
-	return errs
-}
+// keyPath is a key's place in the document, "matchups[1].players".
+type keyPath = tomlcheck.Path

@@ -141,7 +141,7 @@ func (l *loader) readSettings(g Game, p keyPath, t map[string]any, base GameSett
 	s := base.Clone()
 	for _, st := range g.SettingsTable() {
 		if raw, ok := t[st.Key]; ok {
-			st.Read(Value{l: l, p: p.key(st.Key), raw: raw}, s)
+			st.Read(Value{l: l, p: p.Key(st.Key), raw: raw}, s)
 		}
 	}
 	return s

@@ -95,7 +95,7 @@ func (l *loader) strList(p keyPath, v any) ([]string, bool) {
 	for i, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			l.wrongType(p.at(i), "a string", e)
+			l.wrongType(p.At(i), "a string", e)
 			good = false
 			continue
 		}
@@ -116,7 +116,7 @@ func (l *loader) tableList(p keyPath, v any) ([]map[string]any, bool) {
 		for i, e := range v {
 			t, ok := e.(map[string]any)
 			if !ok {
-				l.wrongType(p.at(i), "a table", e)
+				l.wrongType(p.At(i), "a table", e)
 				good = false
 				continue
 			}

@@ -1,4 +1,4 @@
-package control
+package tomlcheck
 
 import (
 	"strings"
@@ -31,7 +31,7 @@ z = 1
 z = 2
 [[arr]]
 `
-	got := keyLines(src)
+	got := Lines(src)
 	want := map[string]int{
 		"a":                 1,
 		`"b.c"`:             2,
@@ -75,7 +75,7 @@ func TestKeyLinesNeverPanics(t *testing.T) {
 		"", "[", "[[", "a", "a =", "a = [", "a = {", `a = "`, `a = """`, "a = '''", `"\`, `"\u12`,
 		"a = [1 2]", "a = {b = 1 c}", "[a.\n", "= 1", "a = [[[[[[[[", strings.Repeat("a = [", 1000),
 	} {
-		keyLines(src)
+		Lines(src)
 	}
 }
 
@@ -88,7 +88,7 @@ func FuzzKeyLines(f *testing.F) {
 	f.Add(`"\u00e9" = 1`)
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Count(src, "\n") + 1
-		for k, line := range keyLines(src) {
+		for k, line := range Lines(src) {
 			if line < 1 || line > lines {
 				t.Fatalf("key %s at line %d of %d", k, line, lines)
 			}

@@ -1,16 +1,16 @@
-package control
+package tomlcheck
 
 import (
 	"strconv"
 	"strings"
 )
 
-// keyPath names a value in a TOML document: a sequence of table keys and
+// Path names a value in a TOML document: a sequence of table keys and
 // array indexes, displayed as in `matchups[1].players` or
 // `players."a.b".command`.
-type keyPath []pathElem
+type Path []pathElem
 
-// pathElem is one step of a keyPath: a table key, or an array index when
+// pathElem is one step of a Path: a table key, or an array index when
 // index >= 0.
 type pathElem struct {
 	key   string
@@ -18,20 +18,20 @@ type pathElem struct {
 }
 
 // key returns p extended by the table key k.
-func (p keyPath) key(k string) keyPath {
-	q := make(keyPath, len(p), len(p)+1)
+func (p Path) Key(k string) Path {
+	q := make(Path, len(p), len(p)+1)
 	copy(q, p)
 	return append(q, pathElem{key: k, index: -1})
 }
 
 // at returns p extended by the array index i.
-func (p keyPath) at(i int) keyPath {
-	q := make(keyPath, len(p), len(p)+1)
+func (p Path) At(i int) Path {
+	q := make(Path, len(p), len(p)+1)
 	copy(q, p)
 	return append(q, pathElem{index: i})
 }
 
-func (p keyPath) String() string {
+func (p Path) String() string {
 	var b strings.Builder
 	for i, e := range p {
 		if e.index >= 0 {
@@ -68,7 +68,7 @@ func isBareKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// keyLines maps keyPath strings to the line (1-based) where that key, table
+// keyLines maps Path strings to the line (1-based) where that key, table
 // header or array element first appears.
 //
 // BurntSushi/toml v1.6 records key positions internally but does not export
@@ -77,7 +77,7 @@ func isBareKeyByte(c byte) bool {
 // toml package has already accepted; on anything it does not understand it
 // stops, keeping the positions found so far. Positions only decorate error
 // messages, so a miss costs a line number, never a wrong result.
-func keyLines(src string) map[string]int {
+func Lines(src string) map[string]int {
 	s := &posScanner{
 		src:    src,
 		line:   1,
@@ -116,7 +116,7 @@ func (s *posScanner) advance() {
 	}
 }
 
-func (s *posScanner) record(p keyPath) {
+func (s *posScanner) record(p Path) {
 	k := p.String()
 	if _, ok := s.lines[k]; !ok {
 		s.lines[k] = s.line
@@ -143,7 +143,7 @@ func (s *posScanner) skipSpace(newlines bool) {
 }
 
 func (s *posScanner) document() {
-	var table keyPath
+	var table Path
 	for {
 		s.skipSpace(true)
 		if s.eof() {
@@ -175,27 +175,27 @@ func (s *posScanner) document() {
 
 // header resolves a table header to its path, counting array-of-tables
 // elements, and records its line.
-func (s *posScanner) header(keys []string, array bool) keyPath {
-	var p keyPath
+func (s *posScanner) header(keys []string, array bool) Path {
+	var p Path
 	for j, k := range keys {
-		p = p.key(k)
+		p = p.Key(k)
 		s.record(p)
 		last := j == len(keys)-1
 		n, isArray := s.arrays[p.String()]
 		switch {
 		case last && array:
 			s.arrays[p.String()] = n + 1
-			p = p.at(n)
+			p = p.At(n)
 			s.record(p)
 		case isArray && n > 0:
-			p = p.at(n - 1)
+			p = p.At(n - 1)
 		}
 	}
 	return p
 }
 
 // keyValue scans `key = value` under table.
-func (s *posScanner) keyValue(table keyPath) {
+func (s *posScanner) keyValue(table Path) {
 	keys := s.keyParts()
 	if s.failed || len(keys) == 0 {
 		s.failed = true
@@ -203,7 +203,7 @@ func (s *posScanner) keyValue(table keyPath) {
 	}
 	p := table
 	for _, k := range keys {
-		p = p.key(k)
+		p = p.Key(k)
 		s.record(p)
 	}
 	s.skipSpace(false)
@@ -348,7 +348,7 @@ const maxScanDepth = 200
 
 // value scans one value at path p, recording array elements and inline
 // table keys.
-func (s *posScanner) value(p keyPath) {
+func (s *posScanner) value(p Path) {
 	if s.depth > maxScanDepth {
 		s.failed = true
 		return
@@ -382,7 +382,7 @@ func (s *posScanner) value(p keyPath) {
 				s.advance()
 				return
 			}
-			q := p.at(idx)
+			q := p.At(idx)
 			s.record(q)
 			start := s.i
 			s.value(q)
