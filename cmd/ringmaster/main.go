@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	ringmaster run|show|report|stop|reset|check CONTROL.toml [flags]
+//	ringmaster run|show|report|stop|reset|check|analyse CONTROL.toml [flags]
 //
 // Each command has its own flags (ringmaster COMMAND --help). Exit status:
 // 0 success; 1 error, or a run that left games unplayed after repeated
@@ -42,6 +42,7 @@ commands:
   stop    ask a running competition to stop after its running games
   reset   delete the competition's state and outputs (refused while a run lives)
   check   start each engine once, showing its stderr
+  analyse judge the play of every finished game (resumable; backgammon)
 
 'ringmaster COMMAND --help' lists a command's flags.
 
@@ -67,6 +68,9 @@ type cmdIO struct {
 // errInterrupted marks a run stopped by a signal (exit 3).
 var errInterrupted = errors.New("interrupted; running games will be replayed on the next run")
 
+// errAnalyseInterrupted marks an analysis stopped by a signal (exit 3).
+var errAnalyseInterrupted = errors.New("interrupted; the games judged are kept, and the next analyse goes on")
+
 func commands() []command {
 	plain := func(do func(ctx context.Context, rm *ringmaster.Ringmaster, io cmdIO) error) func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
 		return func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error { return do }
@@ -88,6 +92,7 @@ func commands() []command {
 		{"check", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
 			return rm.Check(ctx, o.stdout, o.stderr)
 		}), nil},
+		{"analyse", analyseFlags, checkAnalyseFlags},
 	}
 }
 
@@ -118,6 +123,37 @@ func runFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, c
 		}
 		return err
 	}
+}
+
+func analyseFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
+	plies := fs.Int("plies", 0, "depth of the judgement (backgammon: 0 to 3); each depth keeps its own analyses")
+	parallel := fs.IntP("parallel", "j", 1, fmt.Sprintf("games judged at once (1 to %d)", ringmaster.MaxAnalyseParallel))
+	asJSON := fs.Bool("json", false, "print the statistics as JSON (fields in docs/analysis.md)")
+	quiet := fs.BoolP("quiet", "q", false, "no line per game judged")
+	return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+		opts := ringmaster.AnalyseOptions{Plies: *plies, Parallel: *parallel}
+		if !*quiet {
+			opts.Progress = o.stderr
+		}
+		rep, err := rm.Analyse(ctx, opts)
+		if ctx.Err() != nil {
+			return errAnalyseInterrupted
+		}
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return rep.WriteJSON(o.stdout)
+		}
+		return rep.WriteText(o.stdout)
+	}
+}
+
+func checkAnalyseFlags(fs *pflag.FlagSet) error {
+	if parallel, _ := fs.GetInt("parallel"); parallel < 1 || parallel > ringmaster.MaxAnalyseParallel {
+		return fmt.Errorf("--parallel must be between 1 and %d, got %d", ringmaster.MaxAnalyseParallel, parallel)
+	}
+	return nil
 }
 
 func checkRunFlags(fs *pflag.FlagSet) error {
@@ -196,7 +232,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, errInterrupted), errors.Is(err, errAnalyseInterrupted):
 		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
 		return exitInterrupted
 	}

@@ -22,6 +22,7 @@ const Name = "backgammon"
 // their weights and bearoff database.
 type Game struct {
 	factory gtpengine.Factory
+	judges  judgeParts // for NewJudge (analysis.go)
 	// GnubgCommand is the gnubg binary for players of kind gnubg that name
 	// none; empty means /usr/games/gnubg or gnubg on PATH.
 	GnubgCommand string

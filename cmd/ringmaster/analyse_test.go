@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAnalyseCommand runs 'ringmaster analyse' on a played competition:
+// text, JSON, its own flags, and exit status 3 when interrupted.
+func TestAnalyseCommand(t *testing.T) {
+	dir := t.TempDir()
+	ctl := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(ctl, []byte(quickControl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runMain(t, "analyse", ctl); code != exitError || !strings.Contains(errs, "no status file") {
+		t.Errorf("analyse before run: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runMain(t, "run", ctl, "-q"); code != exitOK {
+		t.Fatalf("run: exit %d, %s", code, errs)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyse", ctl, "-j", "0"}, "--parallel must be between 1 and 64"},
+		{[]string{"analyse", ctl, "--max-games", "3"}, "unknown flag: --max-games"},
+	} {
+		if code, _, errs := runMain(t, tc.args...); code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %s; want %d and %q", tc.args, code, errs, exitUsage, tc.want)
+		}
+	}
+	if code, _, errs := runMain(t, "analyse", ctl, "--plies", "7"); code != exitError || !strings.Contains(errs, "--plies 7 out of range") {
+		t.Errorf("--plies 7: exit %d, %s", code, errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut strings.Builder
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	if code := run(ctx, []string{"analyse", ctl}, devnull, &out, &errOut); code != exitInterrupted {
+		t.Errorf("interrupted analyse: exit %d, %s", code, errOut.String())
+	}
+	code, stdout, errs := runMain(t, "analyse", ctl, "-j", "2")
+	if code != exitOK || !strings.Contains(stdout, "c: 2 games analysed by bgbot 0-ply (2 now)") ||
+		strings.Count(errs, " analysed (") != 2 {
+		t.Errorf("analyse: exit %d\n%s\n%s", code, stdout, errs)
+	}
+	code, stdout, errs = runMain(t, "analyse", ctl, "--json", "-q")
+	var js struct {
+		Analysed int              `json:"games_analysed"`
+		Now      int              `json:"analysed_now"`
+		Players  []map[string]any `json:"players"`
+	}
+	if code != exitOK || errs != "" || json.Unmarshal([]byte(stdout), &js) != nil || js.Analysed != 2 || js.Now != 0 ||
+		len(js.Players) != 2 || js.Players[0]["name"] != "a" {
+		t.Errorf("analyse --json: exit %d, %+v\n%s\n%s", code, js, stdout, errs)
+	}
+}

@@ -1,0 +1,477 @@
+package ringmaster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gamemill/gamemill/ratings"
+	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/judge"
+	"github.com/gamemill/gamemill/ringmaster/store"
+)
+
+// MaxAnalyseParallel is the most games judged at once: each worker holds
+// its own judge (for backgammon, a bot per depth).
+const MaxAnalyseParallel = 64
+
+// AnalyseOptions configure Ringmaster.Analyse.
+type AnalyseOptions struct {
+	// Plies is the judge's depth; each depth keeps its own analyses.
+	Plies int
+	// Parallel is how many games are judged at once, each worker with its
+	// own judge (1 when 0).
+	Parallel int
+	// Progress, when set, receives a line per game judged.
+	Progress io.Writer
+}
+
+// AnalysisReport is what `ringmaster analyse` prints: every stored
+// analysis of the competition's games at one depth, summed per matchup
+// side and per player.
+type AnalysisReport struct {
+	Competition string
+	Plies       int
+	Judge       string
+	// Analysed is how many games have an analysis at this depth; Now how
+	// many of them this call judged.
+	Analysed, Now int
+	// Failed lists the games that could not be judged ("ID: reason").
+	Failed   []string
+	Matchups []*MatchupAnalysis
+	Players  []judge.Player
+	game     judge.Game
+}
+
+// MatchupAnalysis is one matchup's sums, from the view of its first
+// player (A) and second (B).
+type MatchupAnalysis struct {
+	Matchup *control.Matchup
+	Sides   [2]judge.Player
+	// Points per game of A over the games analysed: raw, by pairs of
+	// games with the same dice (when the matchup's games are paired), from
+	// the luck-adjusted results, and both.
+	Raw, Paired, LuckAdjusted, PairedLuckAdjusted ratings.Summary
+	points, luck                                  []float64
+	pairs, luckPairs                              map[int]*[2]float64
+	pairSeen                                      map[int]int
+}
+
+// ErrNoAnalysis means the competition's game offers no analysis.
+var ErrNoAnalysis = errors.New("analysis not available")
+
+// Analyse judges every finished game of the competition that has no
+// analysis at opts.Plies yet, storing each in CODE.db as it is done (so an
+// interrupted call loses at most the games being judged, and the next call
+// goes on from there), then reports all stored analyses at that depth. On
+// cancellation it returns the context's error after the workers stop.
+func (r *Ringmaster) Analyse(ctx context.Context, opts AnalyseOptions) (*AnalysisReport, error) {
+	g, ok := r.Game.(judge.Game)
+	if !ok {
+		return nil, fmt.Errorf("%w for %s", ErrNoAnalysis, r.Game.Name())
+	}
+	parallel := max(opts.Parallel, 1)
+	if parallel > MaxAnalyseParallel {
+		return nil, fmt.Errorf("--parallel %d: at most %d games are judged at once", parallel, MaxAnalyseParallel)
+	}
+	first, err := g.NewJudge(opts.Plies)
+	if err != nil {
+		return nil, err
+	}
+	var rep *AnalysisReport
+	err = r.withExistingStore(ctx, func(st *store.Store) error {
+		results, err := st.Results(ctx)
+		if err != nil {
+			return err
+		}
+		done, err := st.Analyses(ctx, opts.Plies)
+		if err != nil {
+			return err
+		}
+		var todo []store.GameResult
+		for _, res := range results {
+			if done[res.GameID] == nil {
+				todo = append(todo, res)
+			}
+		}
+		now, failed, err := r.judgeGames(ctx, st, g, first, todo, parallel, opts)
+		if err != nil {
+			return err
+		}
+		if done, err = st.Analyses(ctx, opts.Plies); err != nil {
+			return err
+		}
+		rep = r.analysisReport(g, results, done)
+		rep.Plies, rep.Judge, rep.Now, rep.Failed = opts.Plies, first.Name(), now, failed
+		return nil
+	})
+	return rep, err
+}
+
+// judgeGames has parallel workers judge todo and store each analysis.
+func (r *Ringmaster) judgeGames(ctx context.Context, st *store.Store, g judge.Game, first judge.Judge, todo []store.GameResult,
+	parallel int, opts AnalyseOptions) (now int, failed []string, err error) {
+	jobs := make(chan store.GameResult)
+	var mu sync.Mutex // guards now, failed, errs and the progress writer
+	var errs []error
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	for w := range min(parallel, max(len(todo), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			j := first
+			if w > 0 {
+				var err error
+				if j, err = g.NewJudge(opts.Plies); err != nil {
+					fail(err)
+					for range jobs {
+					}
+					return
+				}
+			}
+			for res := range jobs {
+				start := time.Now()
+				a, err := judgeGame(ctx, st, j, res)
+				if ctx.Err() != nil {
+					continue // drain: the game is judged again next time
+				}
+				mu.Lock()
+				if err != nil {
+					failed = append(failed, fmt.Sprintf("%s: %v", res.GameID, err))
+					if opts.Progress != nil {
+						fmt.Fprintf(opts.Progress, "game %s: not analysed: %v\n", res.GameID, err)
+					}
+					mu.Unlock()
+					continue
+				}
+				mu.Unlock()
+				a.Plies, a.Judge, a.Seconds = opts.Plies, j.Name(), time.Since(start).Seconds()
+				// A finished judgement is kept even if the run is being
+				// cancelled: it is not done again.
+				if err := st.SaveAnalysis(context.WithoutCancel(ctx), a); err != nil && !errors.Is(err, store.ErrAnalysed) {
+					fail(err)
+					continue
+				}
+				mu.Lock()
+				now++
+				if opts.Progress != nil {
+					fmt.Fprintf(opts.Progress, "game %s analysed (%.1f s) [%d/%d]\n", res.GameID, a.Seconds, now+len(failed), len(todo))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, res := range todo {
+		select {
+		case jobs <- res:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return now, failed, fmt.Errorf("analysis interrupted after %d games (the next call goes on): %w", now, ctx.Err())
+	}
+	return now, failed, errors.Join(errs...)
+}
+
+// judgeGame judges one stored game and turns the judge's sides (as the
+// records name them) into the game's seats A and B.
+func judgeGame(ctx context.Context, st *store.Store, j judge.Judge, res store.GameResult) (store.Analysis, error) {
+	recs, err := st.Records(ctx, res.GameID)
+	if err != nil {
+		return store.Analysis{}, err
+	}
+	if len(recs) == 0 {
+		return store.Analysis{}, errors.New("no record stored")
+	}
+	a, err := j.Analyse(ctx, recs)
+	if err != nil {
+		return store.Analysis{}, err
+	}
+	figs := map[string][2]float64{}
+	switch a.Players {
+	case [2]string{res.PlayerA, res.PlayerB}:
+		figs = a.Figures
+	case [2]string{res.PlayerB, res.PlayerA}:
+		for k, v := range a.Figures {
+			figs[k] = [2]float64{v[1], v[0]}
+		}
+	default:
+		return store.Analysis{}, fmt.Errorf("the record's players %s and %s are not the game's %s and %s",
+			a.Players[0], a.Players[1], res.PlayerA, res.PlayerB)
+	}
+	return store.Analysis{GameID: res.GameID, Figures: figs}, nil
+}
+
+// analysisReport sums the analyses per matchup side and per player.
+func (r *Ringmaster) analysisReport(g judge.Game, results []store.GameResult, done map[string]*store.Analysis) *AnalysisReport {
+	rep := &AnalysisReport{Competition: r.Comp.Code, game: g}
+	byID := map[string]*MatchupAnalysis{}
+	newMatchup := func(m *control.Matchup) *MatchupAnalysis {
+		ma := &MatchupAnalysis{Matchup: m, pairs: map[int]*[2]float64{}, luckPairs: map[int]*[2]float64{}, pairSeen: map[int]int{}}
+		for i, code := range [2]string{m.PlayerA, m.PlayerB} {
+			ma.Sides[i] = judge.Player{Code: code, Settings: m.Settings, Figures: map[string]float64{}}
+		}
+		byID[m.ID] = ma
+		rep.Matchups = append(rep.Matchups, ma)
+		return ma
+	}
+	for _, m := range r.Comp.Matchups {
+		newMatchup(m)
+	}
+	players := map[string]*judge.Player{}
+	settingsOf := map[string]string{} // a player's settings text, "" once mixed
+	for _, res := range results {
+		a := done[res.GameID]
+		if a == nil {
+			continue
+		}
+		rep.Analysed++
+		ma := byID[res.MatchupID]
+		if ma == nil {
+			// A matchup no longer in the control file keeps its analyses.
+			m := &control.Matchup{ID: res.MatchupID, Name: res.MatchupID, PlayerA: res.PlayerA, PlayerB: res.PlayerB,
+				Settings: r.Game.DefaultSettings()}
+			if res.Swapped {
+				m.PlayerA, m.PlayerB = res.PlayerB, res.PlayerA
+			}
+			ma = newMatchup(m)
+		}
+		ma.add(res, a)
+		for seat, code := range [2]string{res.PlayerA, res.PlayerB} {
+			p := players[code]
+			text := ma.Matchup.Settings.Canonical()
+			if p == nil {
+				p = &judge.Player{Code: code, Settings: ma.Matchup.Settings, Figures: map[string]float64{}}
+				players[code] = p
+				settingsOf[code] = text
+			} else if settingsOf[code] != text {
+				p.Settings = nil
+			}
+			p.Games++
+			for name, v := range a.Figures {
+				p.Figures[name] += v[seat]
+			}
+		}
+	}
+	for _, ma := range rep.Matchups {
+		ma.summarise()
+	}
+	codes := make([]string, 0, len(players))
+	for c := range players {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		rep.Players = append(rep.Players, *players[c])
+	}
+	return rep
+}
+
+func (ma *MatchupAnalysis) add(res store.GameResult, a *store.Analysis) {
+	// Seats to the matchup's sides: seat A is the matchup's A unless swapped.
+	seatOf := [2]int{0, 1}
+	points := float64(res.A.Points)
+	if res.Swapped {
+		seatOf = [2]int{1, 0}
+		points = float64(res.B.Points)
+	}
+	for side := range 2 {
+		ma.Sides[side].Games++
+		for name, v := range a.Figures {
+			ma.Sides[side].Figures[name] += v[seatOf[side]]
+		}
+	}
+	luck, hasLuck := a.Figures[judge.LuckAdjusted]
+	ma.points = append(ma.points, points)
+	if hasLuck {
+		ma.luck = append(ma.luck, luck[seatOf[0]])
+	}
+	if ma.Matchup.Settings.PairedGames() {
+		k := res.Number / 2
+		if ma.pairs[k] == nil {
+			ma.pairs[k], ma.luckPairs[k] = &[2]float64{}, &[2]float64{}
+		}
+		ma.pairs[k][res.Number%2] = points
+		ma.luckPairs[k][res.Number%2] = luck[seatOf[0]]
+		ma.pairSeen[k]++
+	}
+}
+
+func (ma *MatchupAnalysis) summarise() {
+	ma.Raw = ratings.PointsPerGame(ma.points)
+	ma.LuckAdjusted = ratings.PointsPerGame(nil)
+	if len(ma.luck) == len(ma.points) {
+		ma.LuckAdjusted = ratings.PointsPerGame(ma.luck)
+	}
+	var pairs, luckPairs [][2]float64
+	keys := make([]int, 0, len(ma.pairs))
+	for k := range ma.pairs {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		if ma.pairSeen[k] == 2 {
+			pairs = append(pairs, *ma.pairs[k])
+			luckPairs = append(luckPairs, *ma.luckPairs[k])
+		}
+	}
+	ma.Paired, ma.PairedLuckAdjusted = ratings.PairedPointsPerGame(pairs), ratings.PairedPointsPerGame(luckPairs)
+	if len(ma.luck) != len(ma.points) {
+		ma.PairedLuckAdjusted = ratings.PairedPointsPerGame(nil)
+	}
+}
+
+// estimates lists a matchup's points-per-game estimates that exist, with
+// their names.
+func (ma *MatchupAnalysis) estimates() []namedSummary {
+	out := []namedSummary{{"raw", "raw", ma.Raw}}
+	if ma.Matchup.Settings.PairedGames() && ma.Paired.Samples >= 2 {
+		out = append(out, namedSummary{"paired", "paired dice", ma.Paired})
+	}
+	if ma.LuckAdjusted.Samples > 0 {
+		out = append(out, namedSummary{"luck_adjusted", "luck-adjusted", ma.LuckAdjusted})
+	}
+	if ma.Matchup.Settings.PairedGames() && ma.PairedLuckAdjusted.Samples >= 2 {
+		out = append(out, namedSummary{"paired_luck_adjusted", "paired dice, luck-adjusted", ma.PairedLuckAdjusted})
+	}
+	return out
+}
+
+type namedSummary struct {
+	key, label string
+	s          ratings.Summary
+}
+
+// gamesRatio is how many games an estimate needs for the interval width
+// raw gets, as a fraction of raw's: the ratio of the per-game variances.
+func gamesRatio(s, raw ratings.Summary) float64 {
+	if raw.StdErr == 0 || s.N == 0 || raw.N == 0 {
+		return math.NaN()
+	}
+	// StdErr^2 * N is the variance per game, whatever the sample unit.
+	return s.StdErr * s.StdErr * float64(s.N) / (raw.StdErr * raw.StdErr * float64(raw.N))
+}
+
+// WriteText prints the report: per matchup the game's side-by-side table
+// and the points per game raw and with less luck, then one line per
+// player.
+func (rep *AnalysisReport) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d games analysed by %s", rep.Competition, rep.Analysed, rep.Judge)
+	if rep.Now > 0 {
+		fmt.Fprintf(&b, " (%d now)", rep.Now)
+	}
+	b.WriteString("\n")
+	for _, f := range rep.Failed {
+		fmt.Fprintf(&b, "not analysed: %s\n", f)
+	}
+	for _, ma := range rep.Matchups {
+		if ma.Sides[0].Games == 0 {
+			continue
+		}
+		m := ma.Matchup
+		fmt.Fprintf(&b, "\n%s (%s): %d games analysed\n\n", m.Name, m.Settings.Describe(), ma.Sides[0].Games)
+		if err := rep.game.WriteSides(&b, ma.Sides); err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\npoints per game for %s, over the games analysed:\n", m.PlayerA)
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "estimate\tmean\t95%% interval\tgames for the same width\t\n")
+		for _, e := range ma.estimates() {
+			ratio := gamesRatio(e.s, ma.Raw)
+			rs := "n/a"
+			if !math.IsNaN(ratio) {
+				rs = fmt.Sprintf("%.2f of raw", ratio)
+			}
+			fmt.Fprintf(tw, "%s\t%+.3f\t[%+.3f, %+.3f]\t%s\t\n", e.label, e.s.Mean, e.s.Low, e.s.High, rs)
+		}
+		tw.Flush()
+	}
+	if len(rep.Players) > 0 {
+		b.WriteString("\nplayers, over all their games analysed:\n\n")
+		if err := rep.game.WritePlayers(&b, rep.Players); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JSONAnalysis is `ringmaster analyse --json`.
+type JSONAnalysis struct {
+	Competition string                `json:"competition"`
+	Plies       int                   `json:"plies"`
+	Judge       string                `json:"judge"`
+	Analysed    int                   `json:"games_analysed"`
+	Now         int                   `json:"analysed_now"`
+	Failed      []string              `json:"not_analysed"`
+	Players     []any                 `json:"players"`
+	Matchups    []JSONMatchupAnalysis `json:"matchups"`
+}
+
+// JSONMatchupAnalysis is one matchup's part of JSONAnalysis.
+type JSONMatchupAnalysis struct {
+	ID            string                  `json:"id"`
+	Name          string                  `json:"name"`
+	Players       [2]string               `json:"players"`
+	Games         int                     `json:"games_analysed"`
+	Sides         [2]any                  `json:"sides"`
+	PointsPerGame map[string]JSONEstimate `json:"points_per_game"`
+}
+
+// JSONEstimate is a points-per-game estimate with its interval and the
+// games it needs for raw's interval width, as a fraction of raw's.
+type JSONEstimate struct {
+	JSONInterval
+	Games      int       `json:"games"`
+	GamesRatio JSONFloat `json:"games_ratio"`
+}
+
+// JSON returns the report in its --json form.
+func (rep *AnalysisReport) JSON() JSONAnalysis {
+	out := JSONAnalysis{Competition: rep.Competition, Plies: rep.Plies, Judge: rep.Judge, Analysed: rep.Analysed, Now: rep.Now,
+		Failed: append([]string{}, rep.Failed...), Players: []any{}, Matchups: []JSONMatchupAnalysis{}}
+	for _, p := range rep.Players {
+		out.Players = append(out.Players, rep.game.PlayerJSON(p))
+	}
+	for _, ma := range rep.Matchups {
+		if ma.Sides[0].Games == 0 {
+			continue
+		}
+		jm := JSONMatchupAnalysis{ID: ma.Matchup.ID, Name: ma.Matchup.Name, Players: [2]string{ma.Matchup.PlayerA, ma.Matchup.PlayerB},
+			Games: ma.Sides[0].Games, PointsPerGame: map[string]JSONEstimate{}}
+		for i := range 2 {
+			jm.Sides[i] = rep.game.PlayerJSON(ma.Sides[i])
+		}
+		for _, e := range ma.estimates() {
+			jm.PointsPerGame[e.key] = JSONEstimate{JSONInterval: JSONInterval{Value: JSONFloat(e.s.Mean), Low: JSONFloat(e.s.Low),
+				High: JSONFloat(e.s.High)}, Games: e.s.N, GamesRatio: JSONFloat(gamesRatio(e.s, ma.Raw))}
+		}
+		out.Matchups = append(out.Matchups, jm)
+	}
+	return out
+}
+
+// WriteJSON prints the report as JSON.
+func (rep *AnalysisReport) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep.JSON())
+}

@@ -1,0 +1,68 @@
+// Package judge is the seam through which `ringmaster analyse` has a game
+// judge the play in its finished games' records. It is optional: a game
+// that implements Game offers analysis (backgammon, with bgbot as the
+// judge); for the others the command says analysis is not available. The
+// ringmaster stores what a judge finds as named figures per seat and sums
+// them per matchup side and per player, without reading them: the game
+// prints and describes its own figures.
+//
+// It is a package of its own, beside referee, so that a game implements it
+// without importing the ringmaster.
+package judge
+
+import (
+	"context"
+	"io"
+
+	"github.com/gamemill/gamemill/ringmaster/control"
+)
+
+// LuckAdjusted names the one figure the ringmaster reads: each side's
+// luck-adjusted result of the game on the scale of the stored points
+// (points_a, points_b), for points per game with less luck in them.
+const LuckAdjusted = "luck_adjusted_points"
+
+// Game is what a game implements to offer analysis.
+type Game interface {
+	// NewJudge makes the judge of one worker at a depth (plies); an
+	// invalid depth is an error. A judge is used by one goroutine at a
+	// time.
+	NewJudge(plies int) (Judge, error)
+	// WriteSides prints the statistics of a matchup's two sides, each the
+	// sum over the games analysed.
+	WriteSides(w io.Writer, sides [2]Player) error
+	// WritePlayers prints one line per player, each over all of its games
+	// analysed.
+	WritePlayers(w io.Writer, players []Player) error
+	// PlayerJSON is one player's (or side's) statistics for --json.
+	PlayerJSON(p Player) any
+}
+
+// Judge analyses finished games.
+type Judge interface {
+	// Name says what judges, for people and the store ("bgbot 0-ply").
+	Name() string
+	// Analyse judges the play of one finished game from its records (by
+	// format, as the referee wrote them).
+	Analyse(ctx context.Context, records map[string]string) (Analysis, error)
+}
+
+// Analysis is one game's judgement.
+type Analysis struct {
+	// Players are the two sides as the records name them (the player
+	// codes of the game's seats), in the order of Figures.
+	Players [2]string
+	// Figures are the game's named figures for each side: sums and counts,
+	// so that the figures of several games add up.
+	Figures map[string][2]float64
+}
+
+// Player is a side's or a player's figures summed over games.
+type Player struct {
+	Code string
+	// Settings are the settings of the player's games, or nil when they
+	// were played under different settings.
+	Settings control.GameSettings
+	Games    int
+	Figures  map[string]float64
+}
