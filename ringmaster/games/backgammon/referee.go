@@ -79,7 +79,6 @@ type Outcome struct {
 type game struct {
 	ref     *Referee
 	seats   [2]referee.Seat
-	st      *bg.State
 	rec     *record.Builder
 	dice    *bg.Dice
 	out     Outcome
@@ -106,7 +105,7 @@ func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]refe
 // or a cancelled context; every other problem ends in a forfeit or an
 // unknown result recorded in the Outcome.
 func (r *Referee) PlayDice(ctx context.Context, seats [2]referee.Seat, dice *bg.Dice) (Outcome, error) {
-	g := &game{ref: r, seats: seats, st: bg.NewMatch(r.Rules), dice: dice,
+	g := &game{ref: r, seats: seats, dice: dice,
 		rec: record.NewBuilder([2]string{seats[0].Code, seats[1].Code}, r.Rules)}
 	g.out.Winner, g.out.ForfeitBy, g.out.FirstMover = -1, -1, -1
 	for i := range seats {
@@ -115,7 +114,7 @@ func (r *Referee) PlayDice(ctx context.Context, seats [2]referee.Seat, dice *bg.
 			return g.out, g.void(ctx, i, fmt.Errorf("set_game: %w", err))
 		}
 	}
-	for !g.st.MatchOver() {
+	for !g.st().MatchOver() {
 		if err := g.playGame(ctx); err != nil {
 			// The moves so far, for the record of a void game.
 			g.out.Record = g.rec.Match()
@@ -159,9 +158,6 @@ func (g *game) engineError(ctx context.Context, seat int, what string, err error
 
 func (g *game) forfeit(seat int, reason string) {
 	g.logf("forfeit by %s: %s", g.seats[seat].Code, reason)
-	if err := g.st.Forfeit(seat); err != nil {
-		g.logf("forfeit: %v", err)
-	}
 	if err := g.rec.Forfeit(seat, reason); err != nil {
 		g.logf("record forfeit: %v", err)
 	}
@@ -177,66 +173,65 @@ func oneLine(s string) string {
 	return s
 }
 
+// st is the match as it stands: the record builder's state, the one state
+// machine the referee drives (every action goes through the builder, which
+// applies it to the rules and records it).
+func (g *game) st() *bg.State { return g.rec.State() }
+
 // tell sends the full state to the seat that decides next.
 func (g *game) tell(ctx context.Context, seat int) error {
-	pos, match := gnubgid.Encode(g.st)
+	pos, match := gnubgid.Encode(g.st())
 	return g.clients[seat].SetPosition(ctx, pos, match)
 }
 
 func (g *game) playGame(ctx context.Context) error {
 	first, d0, d1 := g.dice.Opening()
-	if err := g.st.StartGame(first, d0, d1); err != nil {
-		return fmt.Errorf("start game: %w", err)
-	}
 	if err := g.rec.Roll(first, d0, d1); err != nil {
-		return fmt.Errorf("record: %w", err)
+		return fmt.Errorf("start game: %w", err)
 	}
 	if g.out.FirstMover < 0 {
 		g.out.FirstMover = first
 	}
 	g.out.Games++
-	for g.st.GameState == bg.GamePlaying {
+	for g.st().GameState == bg.GamePlaying {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if g.ref.MoveLimit > 0 && g.st.Plies >= g.ref.MoveLimit {
+		if g.ref.MoveLimit > 0 && g.st().Plies >= g.ref.MoveLimit {
 			g.out.Result = referee.ResultUnknown
-			g.out.Detail = fmt.Sprintf("no result after %d moves (move_limit)", g.st.Plies)
+			g.out.Detail = fmt.Sprintf("no result after %d moves (move_limit)", g.st().Plies)
 			return nil
 		}
 		var err error
-		switch g.st.Decision() {
+		switch g.st().Decision() {
 		case bg.DecideCube:
 			err = g.cube(ctx)
 		case bg.NeedRoll:
 			d0, d1 := g.dice.Roll()
-			if err := g.st.SetDice(d0, d1); err != nil {
-				return err
-			}
-			err = g.rec.Roll(g.st.Move, d0, d1)
+			err = g.rec.Roll(g.st().Move, d0, d1)
 		case bg.DecideTake:
 			err = g.take(ctx)
 		case bg.DecideMove:
 			err = g.move(ctx)
 		default:
-			return fmt.Errorf("referee: unexpected decision %v", g.st.Decision())
+			return fmt.Errorf("referee: unexpected decision %v", g.st().Decision())
 		}
 		if err != nil {
 			return err
 		}
 	}
-	g.out.Moves += g.st.Plies
-	if g.st.Forfeited {
+	g.out.Moves += g.st().Plies
+	if g.st().Forfeited {
 		return nil
 	}
-	w := g.st.Winner
-	switch g.st.ResultLevel {
+	w := g.st().Winner
+	switch g.st().ResultLevel {
 	case bg.Gammon:
-		if g.st.GameState == bg.GameOver {
+		if g.st().GameState == bg.GameOver {
 			g.out.Gammons[w]++
 		}
 	case bg.Backgammon:
-		if g.st.GameState == bg.GameOver {
+		if g.st().GameState == bg.GameOver {
 			g.out.Backgammons[w]++
 		}
 	}
@@ -244,7 +239,7 @@ func (g *game) playGame(ctx context.Context) error {
 }
 
 func (g *game) cube(ctx context.Context) error {
-	seat := g.st.Move
+	seat := g.st().Move
 	if err := g.tell(ctx, seat); err != nil {
 		return g.engineError(ctx, seat, "set_position", err)
 	}
@@ -255,20 +250,14 @@ func (g *game) cube(ctx context.Context) error {
 	}
 	if !double {
 		d0, d1 := g.dice.Roll()
-		if err := g.st.SetDice(d0, d1); err != nil {
-			return err
-		}
 		return g.rec.Roll(seat, d0, d1)
-	}
-	if err := g.st.Double(); err != nil {
-		return err
 	}
 	g.out.Cube[seat].Doubles++
 	return g.rec.Double(seat)
 }
 
 func (g *game) take(ctx context.Context) error {
-	seat := g.st.Turn
+	seat := g.st().Turn
 	if err := g.tell(ctx, seat); err != nil {
 		return g.engineError(ctx, seat, "set_position", err)
 	}
@@ -280,39 +269,26 @@ func (g *game) take(ctx context.Context) error {
 	switch answer {
 	case bg.Take:
 		g.out.Cube[seat].Takes++
-		if err := g.st.Take(); err != nil {
-			return err
-		}
 		return g.rec.Take(seat)
 	case bg.Drop:
 		g.out.Cube[seat].Drops++
-		if err := g.st.Drop(); err != nil {
-			return err
-		}
 		return g.rec.Drop(seat)
 	case bg.Beaver:
-		if !g.st.CanBeaver() {
+		if !g.st().CanBeaver() {
 			g.forfeit(seat, "beaver when beavers are not allowed")
 			return nil
 		}
 		g.out.Cube[seat].Beavers++
-		if err := g.st.Beaver(); err != nil {
-			return err
-		}
 		return g.rec.Beaver(seat)
 	}
 	return fmt.Errorf("gentake: unexpected answer %v", answer)
 }
 
 func (g *game) move(ctx context.Context) error {
-	seat := g.st.Move
-	legal := g.st.LegalMoves()
+	seat := g.st().Move
+	legal := g.st().LegalMoves()
 	if g.ref.SkipForced && len(legal) == 1 {
-		m := legal[0]
-		if err := g.rec.Play(seat, m); err != nil {
-			return err
-		}
-		return g.st.Play(m)
+		return g.rec.Play(seat, legal[0])
 	}
 	if err := g.tell(ctx, seat); err != nil {
 		return g.engineError(ctx, seat, "set_position", err)
@@ -325,20 +301,17 @@ func (g *game) move(ctx context.Context) error {
 	if text == bgcmd.NoMove {
 		text = ""
 	}
-	m, err := g.st.ParseMove(text)
+	m, err := g.st().ParseMove(text)
 	if err != nil {
-		g.forfeit(seat, fmt.Sprintf("illegal move %q with %d%d: %v", text, g.st.Dice[0], g.st.Dice[1], err))
+		g.forfeit(seat, fmt.Sprintf("illegal move %q with %d%d: %v", text, g.st().Dice[0], g.st().Dice[1], err))
 		return nil
 	}
-	if err := g.rec.Play(seat, m); err != nil {
-		return err
-	}
-	return g.st.Play(m)
+	return g.rec.Play(seat, m)
 }
 
 // finish fills the outcome from the final state.
 func (g *game) finish() {
-	st := g.st
+	st := g.st()
 	o := &g.out
 	o.Record = g.rec.Match()
 	o.Level = st.ResultLevel
