@@ -183,7 +183,7 @@ func NormalizeMove(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
-// ParseEvaluation parses an evaluate reply; see [BackgammonClient.Evaluate].
+// ParseEvaluation parses an evaluate reply; see [Client.Evaluate].
 func ParseEvaluation(text string) ([6]float64, error) {
 	var v [6]float64
 	fields := strings.Fields(text)
