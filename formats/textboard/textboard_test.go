@@ -57,7 +57,9 @@ var gnubgBoards = [][]string{
 	{"new session", "set turn 1", "set board CgAAEAEAAAAAAA", "set dice 6 1"},
 	{"new session", "set turn 0", "set board 2x0AAOi2AQAAAA"},
 	{"new session", "set turn 1", "set board 71YHAEDjeQ4AYA", "set cube value 2", "set cube owner 0"},
-	{"new match 3", "set turn 1", "set board AAAAAgAAAAAAAA", "set cube value 2", "set cube owner 1", "set dice 1 1"},
+	// One checker a side (gnubg also draws a side with none while a game is
+	// in progress; gnubgid.DecodeState refuses that state, as engines do).
+	{"new match 3", "set turn 1", "set board AgAABAAAAAAAAA", "set cube value 2", "set cube owner 1", "set dice 1 1"},
 	{"new match 1", "set turn 0", "set board 4HPMwQCMz+AIIQ"},
 	{"new match 5", "set score 4 2", "set crawford on", "set turn 0", "set dice 6 1"},
 	{"new match 5", "set score 4 1", "set crawford off", "set turn 1"},
