@@ -61,3 +61,55 @@ func TestAnalyseCommand(t *testing.T) {
 		t.Errorf("analyse --json: exit %d, %+v\n%s\n%s", code, js, stdout, errs)
 	}
 }
+
+// TestRatingsCommand: 'ringmaster ratings' takes one or more control
+// files and its own flags.
+func TestRatingsCommand(t *testing.T) {
+	dir := t.TempDir()
+	var ctls []string
+	for _, name := range []string{"c1.toml", "c2.toml"} {
+		ctl := filepath.Join(dir, name)
+		if err := os.WriteFile(ctl, []byte(strings.Replace(quickControl, "number_of_games = 2", "number_of_games = 6", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errs := runMain(t, "run", ctl, "-q"); code != exitOK {
+			t.Fatalf("run: exit %d, %s", code, errs)
+		}
+		ctls = append(ctls, ctl)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ratings"}, "usage: ringmaster ratings CONTROL.toml [CONTROL.toml ...]"},
+		{[]string{"ratings", ctls[0], "--format", "xml"}, `--format must be text, csv or json, got "xml"`},
+		{[]string{"ratings", ctls[0], "--anchor", "a"}, `--anchor must be CODE=RATING, got "a"`},
+		{[]string{"ratings", ctls[0], "--anchor", "a=x"}, `--anchor must be CODE=RATING`},
+		{[]string{"ratings", ctls[0], "--prior", "-1"}, "--prior must be a number >= 0"},
+		{[]string{"show", ctls[0], ctls[1]}, "usage: ringmaster show CONTROL.toml [flags]"},
+	} {
+		if code, _, errs := runMain(t, tc.args...); code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %s; want %d and %q", tc.args, code, errs, exitUsage, tc.want)
+		}
+	}
+	code, stdout, errs := runMain(t, append([]string{"ratings", "--prior", "1", "--anchor", "a=1500", "--format", "json"}, ctls...)...)
+	var js struct {
+		Games   int `json:"games"`
+		Merged  []struct{ Player string }
+		Players []struct {
+			Player string  `json:"player"`
+			Rating float64 `json:"rating"`
+		} `json:"players"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(stdout), &js) != nil || js.Games != 12 || len(js.Players) != 2 || len(js.Merged) != 2 {
+		t.Fatalf("ratings --format json: exit %d, %+v\n%s\n%s", code, js, stdout, errs)
+	}
+	for _, p := range js.Players {
+		if p.Player == "a" && p.Rating != 1500 {
+			t.Errorf("anchored a: %+v", p)
+		}
+	}
+	if code, stdout, _ := runMain(t, "ratings", ctls[0], "--prior", "1", "--format", "csv"); code != exitOK || !strings.HasPrefix(stdout, "rank,player,rating") {
+		t.Errorf("csv: exit %d\n%s", code, stdout)
+	}
+}

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	ringmaster run|show|report|stop|reset|check|analyse CONTROL.toml [flags]
+//	ringmaster ratings CONTROL.toml [CONTROL.toml ...] [flags]
 //
 // Each command has its own flags (ringmaster COMMAND --help). Exit status:
 // 0 success; 1 error, or a run that left games unplayed after repeated
@@ -16,8 +17,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -43,6 +47,8 @@ commands:
   reset   delete the competition's state and outputs (refused while a run lives)
   check   start each engine once, showing its stderr
   analyse judge the play of every finished game (resumable; backgammon)
+  ratings one rating table over the results of one or more competitions
+          (ringmaster ratings A.toml [B.toml ...])
 
 'ringmaster COMMAND --help' lists a command's flags.
 
@@ -57,6 +63,9 @@ type command struct {
 	// check, when set, checks the parsed flags before the control file is
 	// read (a usage error first).
 	check func(fs *pflag.FlagSet) error
+	// many, set instead of flags, makes a command of one or more control
+	// files.
+	many func(fs *pflag.FlagSet) func(ctx context.Context, rms []*ringmaster.Ringmaster, io cmdIO) error
 }
 
 // cmdIO is what a command reads and writes.
@@ -76,7 +85,7 @@ func commands() []command {
 		return func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error { return do }
 	}
 	return []command{
-		{"run", runFlags, checkRunFlags},
+		{"run", runFlags, checkRunFlags, nil},
 		{"show", func(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
 			asJSON := fs.Bool("json", false, "print the results as JSON (fields in docs/ringmaster.md)")
 			return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
@@ -85,14 +94,15 @@ func commands() []command {
 				}
 				return rm.Show(ctx, o.stdout)
 			}
-		}, nil},
-		{"report", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) }), nil},
-		{"stop", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() }), nil},
-		{"reset", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() }), nil},
+		}, nil, nil},
+		{"report", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) }), nil, nil},
+		{"stop", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() }), nil, nil},
+		{"reset", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() }), nil, nil},
 		{"check", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
 			return rm.Check(ctx, o.stdout, o.stderr)
-		}), nil},
-		{"analyse", analyseFlags, checkAnalyseFlags},
+		}), nil, nil},
+		{"analyse", analyseFlags, checkAnalyseFlags, nil},
+		{name: "ratings", many: ratingsFlags, check: checkRatingsFlags},
 	}
 }
 
@@ -156,6 +166,47 @@ func checkAnalyseFlags(fs *pflag.FlagSet) error {
 	return nil
 }
 
+func ratingsFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmaster, cmdIO) error {
+	anchor := fs.String("anchor", "", "CODE=RATING: fix a player's rating (otherwise the ratings average 0)")
+	format := fs.String("format", "text", "text, csv or json (fields in docs/ringmaster.md)")
+	prior := fs.Float64("prior", 0, "virtual draws per player against an average opponent, for results where someone won or lost every game")
+	return func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error {
+		opts := ringmaster.RatingsOptions{Prior: *prior}
+		if *anchor != "" {
+			code, rating, _ := strings.Cut(*anchor, "=")
+			opts.Anchor = code
+			opts.AnchorRating, _ = strconv.ParseFloat(rating, 64) // checked by checkRatingsFlags
+		}
+		t, err := ringmaster.Ratings(ctx, rms, opts)
+		if err != nil {
+			return err
+		}
+		switch *format {
+		case "csv":
+			return t.WriteCSV(o.stdout)
+		case "json":
+			return t.WriteJSON(o.stdout)
+		}
+		return t.WriteText(o.stdout)
+	}
+}
+
+func checkRatingsFlags(fs *pflag.FlagSet) error {
+	if format, _ := fs.GetString("format"); format != "text" && format != "csv" && format != "json" {
+		return fmt.Errorf("--format must be text, csv or json, got %q", format)
+	}
+	if prior, _ := fs.GetFloat64("prior"); !(prior >= 0) || math.IsInf(prior, 0) {
+		return fmt.Errorf("--prior must be a number >= 0, got %v", prior)
+	}
+	if anchor, _ := fs.GetString("anchor"); anchor != "" {
+		code, rating, ok := strings.Cut(anchor, "=")
+		if v, err := strconv.ParseFloat(rating, 64); !ok || code == "" || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("--anchor must be CODE=RATING, got %q", anchor)
+		}
+	}
+	return nil
+}
+
 func checkRunFlags(fs *pflag.FlagSet) error {
 	parallel, _ := fs.GetInt("parallel")
 	maxGames, _ := fs.GetInt("max-games")
@@ -196,9 +247,17 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 	}
 	fs := pflag.NewFlagSet("ringmaster "+cmd.name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	do := cmd.flags(fs)
+	var do func(context.Context, []*ringmaster.Ringmaster, cmdIO) error
+	files := "CONTROL.toml"
+	if cmd.many != nil {
+		do = cmd.many(fs)
+		files = "CONTROL.toml [CONTROL.toml ...]"
+	} else {
+		one := cmd.flags(fs)
+		do = func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error { return one(ctx, rms[0], o) }
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ringmaster %s CONTROL.toml [flags]\n", cmd.name)
+		fmt.Fprintf(stderr, "usage: ringmaster %s %s [flags]\n", cmd.name, files)
 		if fs.HasFlags() {
 			fmt.Fprintf(stderr, "\nflags:\n%s", fs.FlagUsages())
 		}
@@ -210,7 +269,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 		fmt.Fprintf(stderr, "ringmaster %s: %v\n", cmd.name, err)
 		return exitUsage
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() < 1 || fs.NArg() > 1 && cmd.many == nil {
 		fs.Usage()
 		return exitUsage
 	}
@@ -220,15 +279,19 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 			return exitUsage
 		}
 	}
-	rm, err := ringmaster.New(fs.Arg(0), games.All()...)
-	if err != nil {
-		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
-		return exitError
+	var rms []*ringmaster.Ringmaster
+	for _, path := range fs.Args() {
+		rm, err := ringmaster.New(path, games.All()...)
+		if err != nil {
+			fmt.Fprintf(stderr, "ringmaster: %v\n", err)
+			return exitError
+		}
+		for _, w := range rm.Comp.Warnings {
+			fmt.Fprintf(stderr, "ringmaster: warning: %s\n", w)
+		}
+		rms = append(rms, rm)
 	}
-	for _, w := range rm.Comp.Warnings {
-		fmt.Fprintf(stderr, "ringmaster: warning: %s\n", w)
-	}
-	err = do(ctx, rm, cmdIO{stdin: stdin, stdout: stdout, stderr: stderr})
+	err := do(ctx, rms, cmdIO{stdin: stdin, stdout: stdout, stderr: stderr})
 	switch {
 	case err == nil:
 		return exitOK

@@ -15,6 +15,7 @@ import (
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/sgf"
+	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/judge"
 )
 
@@ -254,3 +255,7 @@ func (g *Game) PlayerJSON(p judge.Player) any {
 	s := statsOf(p.Figures)
 	return PlayerAnalysis{PlayerSummary: s.Summary(p.Code, matchLengthOf(p)), Games: p.Games}
 }
+
+// MatchLength implements ringmaster.MatchLengther: the ratings put an
+// N-point match on the FIBS scale; a money game (0) is a single game.
+func (g *Game) MatchLength(s control.GameSettings) int { return s.(*Settings).MatchLength }
