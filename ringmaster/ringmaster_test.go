@@ -4,15 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/gamemill/gamemill/internal/buildtest"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/gamemill/gamemill/internal/buildtest"
+	"github.com/gamemill/gamemill/internal/syncbuf"
 
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
@@ -359,7 +360,7 @@ func TestLiveDisplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var display syncBuffer
+	var display syncbuf.Buffer
 	if _, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Live: true, Display: &display, Errors: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
@@ -369,23 +370,6 @@ func TestLiveDisplay(t *testing.T) {
 			t.Errorf("live display lacks %q", want)
 		}
 	}
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // TestSPRTStopsMatchup runs a strong engine against a weak one with a
