@@ -103,6 +103,29 @@ func (e *VoidError) Error() string {
 
 func (e *VoidError) Unwrap() []error { return []error{ErrVoid, e.Reason} }
 
+// Void is the error that voids a game because of the engine in seat, or
+// ctx's error when the game was interrupted rather than void.
+func Void(ctx context.Context, seats [2]Seat, seat int, reason error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &VoidError{Seat: seat, Code: seats[seat].Code, Reason: reason}
+}
+
+// EngineFailure decides what an engine's error during what (a command)
+// means for the game: a forfeit by the seat (forfeit set, nil returned:
+// the referee records it and ends the game) or a void game (the error to
+// return), or the context's error.
+func EngineFailure(ctx context.Context, seats [2]Seat, seat int, what string, err error) (forfeit bool, voidErr error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if IsForfeit(err) {
+		return true, nil
+	}
+	return false, Void(ctx, seats, seat, fmt.Errorf("%s: %w", what, err))
+}
+
 // IsForfeit splits an engine error into a forfeit (the engine answered
 // wrongly: a failure response, a reply breaking the command's grammar,
 // garbage, or no answer in time; true) or a void (the engine went away:

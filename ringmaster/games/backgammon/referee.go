@@ -134,26 +134,19 @@ func (g *game) logf(format string, args ...any) {
 	}
 }
 
-// void turns an engine failure into a void game, unless ctx was cancelled
-// (then the game was interrupted, not void).
+// void voids the game because of the engine in seat (see referee.Void).
 func (g *game) void(ctx context.Context, seat int, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return &referee.VoidError{Seat: seat, Code: g.seats[seat].Code, Reason: err}
+	return referee.Void(ctx, g.seats, seat, err)
 }
 
-// engineError decides what an engine error means: a forfeit by the seat
-// (nil returned, game over) or a void game (error returned).
+// engineError is a forfeit by the seat (nil returned: the game is over) or
+// a void game (the error returned), as referee.EngineFailure decides.
 func (g *game) engineError(ctx context.Context, seat int, what string, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if referee.IsForfeit(err) {
+	forfeit, voidErr := referee.EngineFailure(ctx, g.seats, seat, what, err)
+	if forfeit {
 		g.forfeit(seat, fmt.Sprintf("%s: %v", what, err))
-		return nil
 	}
-	return g.void(ctx, seat, fmt.Errorf("%s: %w", what, err))
+	return voidErr
 }
 
 func (g *game) forfeit(seat int, reason string) {
