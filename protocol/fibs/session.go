@@ -234,6 +234,17 @@ func (s *Session) Login(ctx context.Context, client, user, password string) ([]M
 		case Welcome:
 			return seen, nil
 		case LoginPrompt:
+			// A prompt glued to the welcome (the server's greeting
+			// arriving late) is followed by it at once; a refusal is not.
+			wctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+			next, err := s.Next(wctx)
+			cancel()
+			if err == nil {
+				seen = append(seen, next)
+				if next.Kind == Welcome {
+					return seen, nil
+				}
+			}
 			return seen, fmt.Errorf("login as %s: %w", user, ErrLoginRefused)
 		case Error:
 			return seen, fmt.Errorf("login as %s: %w: %s", user, ErrLoginRefused, m.Text)

@@ -1,0 +1,122 @@
+// Command fibsbridge puts an engine that speaks Gamemill's protocol on a
+// FIBS-style server (FIBS, its clones, or fibsd):
+//
+//	fibsbridge --server tcp://HOST:PORT|ws://HOST:PORT/PATH --user NAME --password-file FILE \
+//	    [--accept all|NAME,...] [--max-length N] [--unlimited] [--invite NAME:LENGTH] [--matches N] \
+//	    [--records DIR] [--state FILE] (--builtin "ARGS" | -- ENGINE [ARGS...])
+//
+// It logs in, sets the toggles and boardstyle a bot needs, accepts
+// invitations by policy or invites, plays every decision through the
+// engine (each move checked against the rules before it is sent), writes
+// a .mat record of each match, and reconnects with backoff after a lost
+// connection, resuming the saved match. SIGINT logs out and leaves the
+// match saved on the server. The password is never logged.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "fibsbridge:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("fibsbridge", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.StringVar(&o.Server, "server", "tcp://localhost:4321", "server: tcp://HOST:PORT or ws://HOST:PORT/PATH")
+	fs.StringVar(&o.User, "user", "", "account name")
+	pwFile := fs.String("password-file", "", "file holding the password (first line)")
+	fs.StringVar(&o.Client, "client", "gamemill-fibsbridge", "client name sent at login")
+	accept := fs.String("accept", "", "accept invitations from all or from NAME,NAME,...")
+	fs.IntVar(&o.MaxLength, "max-length", 0, "accept matches up to this length (0: any)")
+	fs.BoolVar(&o.Unlimited, "unlimited", false, "accept unlimited (money) matches")
+	invite := fs.String("invite", "", "invite NAME:LENGTH (LENGTH a number or 'unlimited') when NAME is online")
+	fs.IntVar(&o.Matches, "matches", 0, "stop after this many matches (0: run until stopped)")
+	fs.StringVar(&o.Records, "records", ".", "directory for the .mat record of each match")
+	fs.StringVar(&o.StateFile, "state", "", "file keeping the match in progress (default RECORDS/.fibsbridge-USER.json)")
+	fs.DurationVar(&o.MaxBackoff, "max-backoff", 30*time.Second, "longest wait between reconnections")
+	builtin := fs.String("builtin", "", "run bgbot in-process with these arguments instead of an engine command")
+	timeout := fs.Duration("engine-timeout", time.Minute, "longest an engine may take for one command")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.User == "" || *pwFile == "" {
+		return errors.New("--user and --password-file are required")
+	}
+	pw, err := os.ReadFile(*pwFile)
+	if err != nil {
+		return fmt.Errorf("password file: %w", err)
+	}
+	o.Password = strings.TrimSpace(strings.SplitN(string(pw), "\n", 2)[0])
+	if o.Password == "" {
+		return fmt.Errorf("password file %s: empty", *pwFile)
+	}
+	if *accept != "" {
+		o.Accept = strings.Split(*accept, ",")
+	}
+	if *invite != "" {
+		name, length, ok := strings.Cut(*invite, ":")
+		if !ok {
+			return fmt.Errorf("--invite %q: want NAME:LENGTH", *invite)
+		}
+		o.Invite = name
+		if length != "unlimited" {
+			if o.InviteLen, err = strconv.Atoi(length); err != nil || o.InviteLen < 1 {
+				return fmt.Errorf("--invite %q: bad length", *invite)
+			}
+		}
+	}
+	if o.StateFile == "" {
+		o.StateFile = o.Records + "/.fibsbridge-" + o.User + ".json"
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var pl player.Player
+	switch {
+	case *builtin != "" && fs.NArg() > 0:
+		return errors.New("give either --builtin or an engine command, not both")
+	case *builtin != "":
+		words, err := player.SplitCommand(*builtin)
+		if err != nil {
+			return fmt.Errorf("--builtin: %w", err)
+		}
+		var f gtpengine.Factory
+		srv, err := f.Server(words)
+		if err != nil {
+			return fmt.Errorf("--builtin: %w", err)
+		}
+		pl = player.NewInProcess(srv, player.WithTimeout(*timeout))
+	case fs.NArg() > 0:
+		p, err := player.Launch(ctx, player.Spec{Argv: fs.Args(), Stderr: stderr, Timeout: *timeout})
+		if err != nil {
+			return err
+		}
+		pl = p
+	default:
+		return errors.New("give an engine: --builtin \"ARGS\" or -- ENGINE [ARGS...]")
+	}
+	defer pl.Close()
+	b := &bridge{opt: o, engine: &engineSeat{c: bgcmd.NewClient(pl)}, log: log.New(stderr, "fibsbridge "+o.User+": ", log.LstdFlags)}
+	return b.run(ctx)
+}
