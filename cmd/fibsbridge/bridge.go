@@ -489,9 +489,9 @@ func (b *bridge) handlePartial(ctx context.Context, m fibs.Msg) error {
 		}
 		switch m.Kind {
 		case fibs.PleaseMove:
-			mv, text, err := b.engine.move(ctx, st)
+			mv, err := b.engine.move(ctx, st)
 			if err != nil {
-				b.logf("engine: %v (text %q); playing the first legal move", err, text)
+				b.logf("engine: %v; playing the first legal move", err)
 				mv = st.LegalMoves()[0]
 			}
 			return b.send(ctx, fibs.MoveCommand(fibs.FromMove(mv, mt.dir)))
@@ -546,7 +546,7 @@ func (b *bridge) move(ctx context.Context) error {
 		b.saveState()
 		return b.handlePartial(ctx, fibs.Msg{Kind: fibs.PleaseMove})
 	}
-	mv, _, err := b.engine.move(ctx, st)
+	mv, err := b.engine.move(ctx, st)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

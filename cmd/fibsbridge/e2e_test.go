@@ -53,9 +53,15 @@ func (l *lockedBuf) String() string {
 type fibsd struct {
 	dir, tcp, ws string
 	log          *lockedBuf
+	pid          int
 }
 
 func startFibsd(t *testing.T, users ...string) *fibsd {
+	t.Helper()
+	return startFibsdArgs(t, nil, users...)
+}
+
+func startFibsdArgs(t *testing.T, extra []string, users ...string) *fibsd {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end matches between real processes: not in -short")
@@ -75,10 +81,12 @@ func startFibsd(t *testing.T, users ...string) *fibsd {
 	f := &fibsd{dir: dir, log: &lockedBuf{}}
 	cmd := exec.Command(fibsdBin, "serve", "--db", db, "--tcp", "127.0.0.1:0", "--ws", "127.0.0.1:0",
 		"--records", filepath.Join(dir, "server"))
+	cmd.Args = append(cmd.Args, extra...)
 	cmd.Stderr = f.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	f.pid = cmd.Process.Pid
 	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
