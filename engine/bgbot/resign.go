@@ -37,10 +37,15 @@ func (bt *Bot) Resignation(s *backgammon.State) backgammon.Result {
 }
 
 // sureRaceLoss reports whether the player on roll of a race b loses
-// whatever the dice: exactly from the bearoff database when both sides are
-// in it, else when the fewest rolls it could need exceed the most the
+// whatever the dice: exactly from a bearoff database (two-sided first)
+// when both sides are in it, else when the fewest rolls it could need exceed the most the
 // opponent could.
 func (bt *Bot) sureRaceLoss(b *backgammon.Board) bool {
+	if bt.bearoff2 != nil && bt.checkers == 15 {
+		if p, ok := bt.bearoff2.Probs(b); ok {
+			return p[Win] == 0
+		}
+	}
 	if p, ok := bearoffExact(bt.bearoff, b); ok && bt.checkers == 15 {
 		return p[Win] == 0
 	}

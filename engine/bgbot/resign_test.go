@@ -49,6 +49,26 @@ func TestResignation(t *testing.T) {
 	if got := bot.Resignation(raceState(t, b)); got != backgammon.NoResult {
 		t.Errorf("open race: resign %v", got)
 	}
+	// With a two-sided database the answer is exact: one checker on the
+	// 6-point against the opponent's last one can still win (27/36).
+	two, err := NewBearoff2(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := NewBot(Config{Level: LevelNet, Bearoff2: two})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = backgammon.Board{}
+	b[backgammon.OnRoll][5] = 1
+	b[backgammon.Opponent][0] = 1
+	if got := exact.Resignation(raceState(t, b)); got != backgammon.NoResult {
+		t.Errorf("6-point v ace with the two-sided database: resign %v", got)
+	}
+	b[backgammon.OnRoll][5], b[backgammon.OnRoll][4] = 1, 1 // two checkers: two rolls unless doubles of 6 pips or more
+	if got := exact.Resignation(raceState(t, b)); got != backgammon.NoResult {
+		t.Errorf("6- and 5-point v ace: resign %v, but 3-3 and up still win", got)
+	}
 	// Never with contact: the opening position.
 	if got := bot.Resignation(raceState(t, backgammon.Standard.StartBoard())); got != backgammon.NoResult {
 		t.Errorf("opening: resign %v", got)
