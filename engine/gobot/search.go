@@ -60,8 +60,8 @@ type searcher struct {
 	rootPts  []int32   // the board's points
 	firstBuf []Color
 	sims     int
-	stop   bool
-	cancel <-chan struct{}
+	stop     bool
+	cancel   <-chan struct{}
 }
 
 // expand gives nd children: every legal move of c from pos that does not

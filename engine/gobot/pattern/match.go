@@ -111,6 +111,9 @@ func Load(fsys fs.FS, dir string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no *.db pattern files in %s", dir)
+	}
 	var all []*Pattern
 	for _, n := range names {
 		f, err := fsys.Open(n)

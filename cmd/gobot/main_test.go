@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gamemill/gamemill/engine/gogame"
+	"github.com/gamemill/gamemill/internal/buildtest"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	buildtest.Main(m, map[string]*string{".": &binary})
+}
+
+// session runs gobot in-process on a script of commands and returns the
+// responses, one per command.
+func session(t *testing.T, args []string, cmds ...string) []string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	in := strings.NewReader(strings.Join(cmds, "\n") + "\n")
+	if st := run(context.Background(), args, in, &out, &errOut); st != 0 {
+		t.Fatalf("exit %d: %s", st, errOut.String())
+	}
+	resp := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+	if len(resp) != len(cmds) {
+		t.Fatalf("%d responses to %d commands:\n%s", len(resp), len(cmds), out.String())
+	}
+	return resp
+}
+
+func TestRequiredCommands(t *testing.T) {
+	r := session(t, []string{"--playouts", "50"}, "list_commands")
+	for _, c := range []string{"protocol_version", "name", "version", "known_command", "list_commands", "quit",
+		"boardsize", "clear_board", "komi", "play", "genmove", "final_score", "final_status_list",
+		"kgs-genmove_cleanup", "time_settings", "time_left", "fixed_handicap", "set_free_handicap", "undo"} {
+		if !strings.Contains(r[0]+"\n", "\n"+c+"\n") && !strings.HasPrefix(r[0], "= "+c+"\n") {
+			t.Errorf("list_commands lacks %s", c)
+		}
+	}
+}
+
+func TestSession(t *testing.T) {
+	r := session(t, []string{"--playouts", "100", "--seed", "3"},
+		"boardsize 4", "boardsize 26", "boardsize 5", "boardsize 19", "boardsize 9", "komi 6.5",
+		"play b E5", "play w E5", "play b Z9", "genmove w", "undo", "genmove w",
+		"time_settings 60 5 1", "time_left w 30 0", "genmove b", "final_status_list dead",
+		"final_status_list bogus", "kgs-genmove_cleanup w", "fixed_handicap 2", "clear_board", "fixed_handicap 2", "genmove w")
+	want := []string{"? unacceptable size", "? unacceptable size", "=", "=", "=", "=",
+		"=", "? illegal move", "? invalid arguments", "= ", "=", "= ",
+		"=", "=", "= ", "=", "? invalid arguments", "= ", "? ", "=", "= C3 G7", "= "}
+	for i := range want {
+		if !strings.HasPrefix(r[i], want[i]) {
+			t.Errorf("response %d: %q, want it to start %q", i, r[i], want[i])
+		}
+	}
+	// Each genmove answers a legal vertex of the 9x9 board.
+	for _, i := range []int{9, 11, 14, 17, 21} {
+		v := strings.TrimPrefix(r[i], "= ")
+		if _, err := gogame.ParseVertex(v, 9); err != nil && v != "resign" {
+			t.Errorf("response %d: %q is not a vertex: %v", i, r[i], err)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{{"--playouts", "-1"}, {"--threads", "0"}, {"--resign", "1"}, {"--bogus"}, {"extra"},
+		{"--no-patterns", "--patterns", "x"}, {"--time", "NaN"}} {
+		var out, errOut bytes.Buffer
+		if st := run(context.Background(), args, strings.NewReader(""), &out, &errOut); st != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, st, errOut.String())
+		}
+	}
+	var out bytes.Buffer
+	if st := run(context.Background(), []string{"--help"}, strings.NewReader(""), &out, io.Discard); st != 0 || !strings.Contains(out.String(), "--playouts") {
+		t.Errorf("--help: exit %d, %q", st, out.String())
+	}
+	var errOut bytes.Buffer
+	if st := run(context.Background(), []string{"--patterns", t.TempDir()}, strings.NewReader(""), io.Discard, &errOut); st != 1 || !strings.Contains(errOut.String(), "no *.db pattern files") {
+		t.Errorf("--patterns with an empty directory: exit %d, %q", st, errOut.String())
+	}
+}
+
+// TestBinaryGame plays a whole 9x9 game between two gobot processes over
+// pipes, as the ringmaster would, and checks every move with gogame.
+func TestBinaryGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole game")
+	}
+	type proc struct {
+		in  io.WriteCloser
+		out *bufio.Reader
+	}
+	start := func(seed int) *proc {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		t.Cleanup(cancel)
+		cmd := exec.CommandContext(ctx, binary, "--playouts", "150", "--seed", fmt.Sprint(seed))
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { in.Close(); cmd.Wait() })
+		return &proc{in, bufio.NewReader(out)}
+	}
+	ask := func(p *proc, cmd string) string {
+		fmt.Fprintln(p.in, cmd)
+		var lines []string
+		for {
+			l, err := p.out.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%s: %v", cmd, err)
+			}
+			if l == "\n" {
+				break
+			}
+			lines = append(lines, strings.TrimRight(l, "\n"))
+		}
+		resp := strings.Join(lines, "\n")
+		if !strings.HasPrefix(resp, "=") {
+			t.Fatalf("%s: %s", cmd, resp)
+		}
+		return strings.TrimSpace(resp[1:])
+	}
+	players := [2]*proc{start(1), start(2)}
+	for _, p := range players {
+		ask(p, "boardsize 9")
+		ask(p, "clear_board")
+		ask(p, "komi 7.5")
+	}
+	g, _ := gogame.NewGame(gogame.Settings{Size: 9, Komi: 7.5, Superko: true})
+	colours := [2]string{"b", "w"}
+	for i := 0; i < 200 && !g.Over(); i++ {
+		me, other := players[i%2], players[1-i%2]
+		v := ask(me, "genmove "+colours[i%2])
+		if v == "resign" {
+			return
+		}
+		m, err := gogame.ParseVertex(v, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(g.ToPlay(), m); err != nil {
+			t.Fatalf("move %d: %v", i, err)
+		}
+		ask(other, "play "+colours[i%2]+" "+v)
+	}
+	if !g.Over() {
+		t.Fatal("no end in 200 moves")
+	}
+	a, b := ask(players[0], "final_score"), ask(players[1], "final_score")
+	if a != b {
+		t.Logf("the two scorers differ: %s and %s", a, b)
+	}
+	if a == "" || (a[0] != 'B' && a[0] != 'W' && a != "0") {
+		t.Errorf("final_score %q", a)
+	}
+}

@@ -1,0 +1,214 @@
+package gobot
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gamemill/gamemill/engine/gobot/pattern"
+	"github.com/gamemill/gamemill/engine/gogame"
+)
+
+func newTestEngine(t testing.TB, playouts int, seed uint64, patterns bool) *Engine {
+	t.Helper()
+	cfg := Config{Playouts: playouts, Seed: seed}
+	if patterns {
+		db, err := pattern.Default()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Patterns = db
+	}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetSize(9); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// selfPlay plays a game between two engines and returns the moves.
+func selfPlay(t *testing.T, a, b *Engine, maxMoves int) []gogame.Move {
+	t.Helper()
+	var moves []gogame.Move
+	ctx := context.Background()
+	players := [2]*Engine{a, b}
+	c := black
+	for i := 0; i < maxMoves && !a.Game().Over(); i++ {
+		me, other := players[i%2], players[1-i%2]
+		r, err := me.GenMove(ctx, c, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Resign {
+			break
+		}
+		if err := other.Play(c, r.Move); err != nil {
+			t.Fatalf("move %d: %v", i, err)
+		}
+		moves = append(moves, r.Move)
+		c = c.Opponent()
+	}
+	return moves
+}
+
+// TestReproducible: with one thread, the same seed gives the same game
+// (tree reuse included), another seed another game.
+func TestReproducible(t *testing.T) {
+	game := func(seed uint64) []gogame.Move {
+		return selfPlay(t, newTestEngine(t, 300, seed, true), newTestEngine(t, 300, seed+100, true), 30)
+	}
+	a, b, c := game(1), game(1), game(2)
+	if len(a) != len(b) {
+		t.Fatalf("same seed, %d and %d moves", len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("same seed, move %d: %v and %v", i, a[i], b[i])
+		}
+	}
+	same := len(a) == len(c)
+	for i := 0; same && i < len(a); i++ {
+		same = a[i] == c[i]
+	}
+	if same {
+		t.Error("seeds 1 and 2 played the same game")
+	}
+}
+
+// TestFinishesGames plays whole self-play games: they end by two passes
+// (or a resignation), every move legal, and no player fills its own
+// one-point eye.
+func TestFinishesGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("self-play games")
+	}
+	for seed := uint64(1); seed <= 2; seed++ {
+		a, b := newTestEngine(t, 200, seed, true), newTestEngine(t, 200, seed+50, seed == 1)
+		moves := selfPlay(t, a, b, 300)
+		if len(moves) >= 300 {
+			t.Fatalf("seed %d: no end after 300 moves", seed)
+		}
+	}
+}
+
+// TestPassesWhenWon: with the opponent's pass and a won count, gobot
+// passes at once; when the count is lost it plays on.
+func TestPassesWhenWon(t *testing.T) {
+	e := newTestEngine(t, 300, 1, true)
+	// Black walls off columns A-E (45 points) from White's F-J, White
+	// passes instead of F9: Black has 45 to 35 and wins with komi 7.5.
+	for y := 0; y < 9; y++ {
+		if err := e.Play(black, gogame.At(4, y)); err != nil {
+			t.Fatal(err)
+		}
+		m := gogame.At(5, y)
+		if y == 8 {
+			m = gogame.Pass
+		}
+		if err := e.Play(white, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := e.GenMove(context.Background(), black, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Move != gogame.Pass {
+		t.Errorf("won position after White's pass: Black played %v", r.Move)
+	}
+	// Now White, 36 points and komi, loses by 1.5: it must not pass.
+	e = newTestEngine(t, 300, 1, true)
+	for y := 0; y < 9; y++ {
+		e.Play(black, gogame.At(4, y))
+		e.Play(white, gogame.At(5, y))
+	}
+	e.Play(black, gogame.Pass)
+	r, err = e.GenMove(context.Background(), white, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Move == gogame.Pass && !r.Resign {
+		t.Errorf("lost count after Black's pass: White passed")
+	}
+}
+
+// TestDeadStones: a lone white stone inside Black's area is dead, the
+// walls alive.
+func TestDeadStones(t *testing.T) {
+	e := newTestEngine(t, 100, 1, true)
+	for y := 0; y < 9; y++ {
+		e.Play(black, gogame.At(4, y))
+		e.Play(white, gogame.At(5, y))
+	}
+	e.Play(black, gogame.Pass)
+	e.Play(white, gogame.At(1, 4)) // B5, inside Black's side
+	e.Play(black, gogame.Pass)
+	e.Play(white, gogame.Pass)
+	dead := e.Dead(context.Background())
+	if len(dead) != 1 || dead[0] != gogame.At(1, 4) {
+		t.Errorf("dead %v, want [B5]", dead)
+	}
+	s := e.FinalScore(context.Background())
+	if s.String() != "B+1.5" {
+		t.Errorf("final score %v (B %d, W %d), want B+1.5", s, s.Black, s.White)
+	}
+}
+
+func benchPlayouts(b *testing.B, size int, patterns bool) {
+	e := newTestEngine(b, 1, 1, patterns)
+	if err := e.SetSize(size); err != nil {
+		b.Fatal(err)
+	}
+	start := e.position()
+	w := &worker{b: &board{}, rng: newRand(1, 2), pol: e.pol}
+	var seq []played
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.b.copyFrom(start)
+		_, seq = w.playout(black, seq[:0])
+	}
+}
+
+// BenchmarkPlayout9x9 is one guided playout from the empty 9x9 board to
+// two passes, with the area count.
+func BenchmarkPlayout9x9(b *testing.B)          { benchPlayouts(b, 9, true) }
+func BenchmarkPlayout9x9NoPatterns(b *testing.B) { benchPlayouts(b, 9, false) }
+func BenchmarkPlayout19x19(b *testing.B)        { benchPlayouts(b, 19, true) }
+
+// BenchmarkGenMove9x9 is a 1,000-playout search from the empty 9x9 board
+// (tree, priors, playouts): the cost of one move at --playouts 1000.
+func BenchmarkGenMove9x9(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		e := newTestEngine(b, 1000, uint64(i), true)
+		if _, err := e.GenMove(context.Background(), black, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMatch19x19 matches the whole pattern database at every empty
+// point of a 19x19 board from the middle of a random game, on the
+// engine's board.
+func BenchmarkMatch19x19(b *testing.B) {
+	db, err := pattern.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd, _ := newBoard(19)
+	rng := newRand(3, 4)
+	ref, _ := gogame.NewPosition(19)
+	c := black
+	for i := 0; i < 150; i++ {
+		m := ref.PlayRandom(c, rng)
+		bd.play(c, bd.pt(m))
+		c = c.Opponent()
+	}
+	n := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		db.MatchAll(patternBoard{bd}, black, func(pattern.Match) { n++ })
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "matches/op")
+}
