@@ -135,13 +135,7 @@ func TestAnalyseResumes(t *testing.T) {
 	if err != nil || third.Now != 0 || third.Analysed != total {
 		t.Errorf("third call: %+v %v; want nothing judged again", third, err)
 	}
-	if !testing.Short() {
-		// Another depth is analysed apart.
-		deeper, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Plies: 1, Parallel: 2})
-		if err != nil || deeper.Now != total || deeper.Judge != "bgbot 1-ply" {
-			t.Errorf("at 1 ply: %d now, judge %q, %v", deeper.Now, deeper.Judge, err)
-		}
-	}
+	// (store.TestMigrateV2 checks that each depth keeps its own analyses.)
 	checkAnalysisFigures(t, rm)
 	checkAnalysisReport(t, rep)
 }
