@@ -131,8 +131,7 @@ func (b *bridge) session(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s := fibs.NewSession(conn)
-	s.Log = b.logf
+	s := fibs.NewSession(conn, fibs.SessionOptions{Log: b.logf})
 	b.sess = s
 	defer s.Close()
 	b.online = map[string]bool{}

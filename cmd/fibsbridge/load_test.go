@@ -36,7 +36,7 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := fibs.NewSession(conn)
+		s := fibs.NewSession(conn, fibs.SessionOptions{})
 		defer s.Close()
 		if _, err := s.Login(ctx, "load", fmt.Sprintf("idle%d", i), "pw"); err != nil {
 			t.Fatal(err)

@@ -21,15 +21,7 @@ var ErrLoginRefused = errors.New("login refused")
 // does not wait loses moves.
 type Session struct {
 	conn io.ReadWriteCloser
-	// AnswerTimeout bounds the wait for an answer before the next command
-	// is sent anyway (the command is never sent twice). Zero: 60 s.
-	AnswerTimeout time.Duration
-	// Log, when set, receives one line per skipped or unreadable line and
-	// per late answer.
-	Log func(format string, args ...any)
-	// Transcript, when set, sees every line read and every command sent
-	// (the login command with the password masked).
-	Transcript func(sent bool, line string)
+	SessionOptions
 
 	msgs chan Msg
 	done chan struct{}
@@ -42,9 +34,22 @@ type Session struct {
 	closed   sync.Once
 }
 
+// SessionOptions are a session's settings, fixed when it starts.
+type SessionOptions struct {
+	// AnswerTimeout bounds the wait for an answer before the next command
+	// is sent anyway (the command is never sent twice). Zero: 60 s.
+	AnswerTimeout time.Duration
+	// Log, when set, receives one line per skipped or unreadable line and
+	// per late answer.
+	Log func(format string, args ...any)
+	// Transcript, when set, sees every line read and every command sent
+	// (the login command with the password masked).
+	Transcript func(sent bool, line string)
+}
+
 // NewSession starts reading conn. Close the session to stop.
-func NewSession(conn io.ReadWriteCloser) *Session {
-	s := &Session{conn: conn, msgs: make(chan Msg, 4096), done: make(chan struct{})}
+func NewSession(conn io.ReadWriteCloser, o SessionOptions) *Session {
+	s := &Session{conn: conn, SessionOptions: o, msgs: make(chan Msg, 4096), done: make(chan struct{})}
 	go s.read()
 	return s
 }

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,14 +75,13 @@ func TestSessionLoginAndOrder(t *testing.T) {
 		{"set boardstyle 3", "Value of 'boardstyle' set to 3.\r\n"},
 		{"toggle ready", "** You're now ready to invite or join someone.\r\n"},
 	})
-	sess := NewSession(c)
-	defer sess.Close()
 	var transcript []string
-	sess.Transcript = func(sent bool, line string) {
+	sess := NewSession(c, SessionOptions{Transcript: func(sent bool, line string) {
 		if sent {
 			transcript = append(transcript, line)
 		}
-	}
+	}})
+	defer sess.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	msgs, err := sess.Login(ctx, "gamemill", "bot", "secret")
@@ -121,7 +122,7 @@ func TestSessionLoginAndOrder(t *testing.T) {
 func TestSessionLoginRefused(t *testing.T) {
 	c, s := net.Pipe()
 	done := fakeServer(t, s, "login: ", [][2]string{{"login gamemill 1008 bot wrong", "\r\nlogin: "}})
-	sess := NewSession(c)
+	sess := NewSession(c, SessionOptions{})
 	defer sess.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -135,7 +136,7 @@ func TestSessionLoginRefused(t *testing.T) {
 // answered, however long that takes, and sent exactly once.
 func TestSessionWaitsForSlowServer(t *testing.T) {
 	c, s := net.Pipe()
-	sess := NewSession(c)
+	sess := NewSession(c, SessionOptions{})
 	defer sess.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -210,7 +211,7 @@ func TestSessionOverWebSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := NewSession(conn)
+	sess := NewSession(conn, SessionOptions{})
 	defer sess.Close()
 	if _, err := sess.Login(ctx, "gamemill", "bot", "pw"); err != nil {
 		t.Fatal(err)
@@ -220,5 +221,43 @@ func TestSessionOverWebSocket(t *testing.T) {
 		if err != nil || m.Kind != want {
 			t.Fatalf("got %v %q %v, want %v", m.Kind, m.Raw, err, want)
 		}
+	}
+}
+
+// Malformed and oversized lines are logged and skipped; what follows them
+// is read as usual.
+func TestSessionSkipsBadLines(t *testing.T) {
+	c, s := net.Pipe()
+	var logged []string
+	var mu sync.Mutex
+	sess := NewSession(c, SessionOptions{Log: func(format string, args ...any) {
+		mu.Lock()
+		logged = append(logged, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}})
+	defer sess.Close()
+	go func() {
+		io.WriteString(s, strings.Repeat("z", MaxLine+100)+"\r\n")
+		io.WriteString(s, "board:You:x:1:2:3\r\n")
+		io.WriteString(s, "You roll 3 and 1.\r\n")
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		m, err := sess.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind == Rolls {
+			break
+		}
+		if m.Kind != Unknown {
+			t.Fatalf("bad line read as %v: %q", m.Kind, m.Raw)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(logged) != 2 || !strings.Contains(logged[0], "over") || !strings.Contains(logged[1], "unreadable") {
+		t.Fatalf("logged %q", logged)
 	}
 }
