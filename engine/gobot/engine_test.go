@@ -173,9 +173,9 @@ func benchPlayouts(b *testing.B, size int, patterns bool) {
 
 // BenchmarkPlayout9x9 is one guided playout from the empty 9x9 board to
 // two passes, with the area count.
-func BenchmarkPlayout9x9(b *testing.B)          { benchPlayouts(b, 9, true) }
+func BenchmarkPlayout9x9(b *testing.B)           { benchPlayouts(b, 9, true) }
 func BenchmarkPlayout9x9NoPatterns(b *testing.B) { benchPlayouts(b, 9, false) }
-func BenchmarkPlayout19x19(b *testing.B)        { benchPlayouts(b, 19, true) }
+func BenchmarkPlayout19x19(b *testing.B)         { benchPlayouts(b, 19, true) }
 
 // BenchmarkGenMove9x9 is a 1,000-playout search from the empty 9x9 board
 // (tree, priors, playouts): the cost of one move at --playouts 1000.
@@ -211,4 +211,28 @@ func BenchmarkMatch19x19(b *testing.B) {
 		db.MatchAll(patternBoard{bd}, black, func(pattern.Match) { n++ })
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "matches/op")
+}
+
+// TestThreads searches with several threads: exactly the playouts
+// requested are run.
+func TestThreads(t *testing.T) {
+	db, err := pattern.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Config{Playouts: 400, Threads: 3, Seed: 1, Patterns: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetSize(9)
+	for i := 0; i < 6; i++ {
+		c := e.Game().ToPlay()
+		r, err := e.GenMove(context.Background(), c, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Playouts != 400 {
+			t.Errorf("move %d: %d playouts, want 400", i, r.Playouts)
+		}
+	}
 }

@@ -59,7 +59,8 @@ type searcher struct {
 	own      []float64 // by index of rootPts: playouts in which Black owned the point
 	rootPts  []int32   // the board's points
 	firstBuf []Color
-	sims     int
+	sims     int // simulations finished
+	started  int // simulations begun
 	stop     bool
 	cancel   <-chan struct{}
 }
@@ -245,7 +246,8 @@ func (s *searcher) run(ctx context.Context, threads, n int, deadline time.Time, 
 			var seq []played
 			for k := 0; ; k++ {
 				s.mu.Lock()
-				done := (n > 0 && s.sims+threads-1 >= n+t) || s.stop
+				done := (n > 0 && s.started >= n) || s.stop
+				s.started++
 				s.mu.Unlock()
 				if done || ctx.Err() != nil {
 					return
