@@ -3,6 +3,7 @@ package gobot
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/gamemill/gamemill/engine/gobot/pattern"
 	"github.com/gamemill/gamemill/engine/gogame"
@@ -234,5 +235,41 @@ func TestThreads(t *testing.T) {
 		if r.Playouts != 400 {
 			t.Errorf("move %d: %d playouts, want 400", i, r.Playouts)
 		}
+	}
+}
+
+// TestMoveBudget: --time is the budget unless time_left leaves less.
+func TestMoveBudget(t *testing.T) {
+	e, err := New(Config{Time: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetSize(9)
+	if got := e.moveBudget(); got != 10*time.Second {
+		t.Errorf("no clock: budget %v, want 10s", got)
+	}
+	e.SetTime(60*time.Second, 30*time.Second, 5)
+	e.SetTimeLeft(30*time.Second, 5) // byo-yomi: 30 s for 5 stones
+	if got, want := e.moveBudget(), 30*time.Second/5*8/10; got != want {
+		t.Errorf("byo-yomi: budget %v, want %v", got, want)
+	}
+	e.SetTimeLeft(54*time.Second, 0) // main time, 81 empty points: 27 moves
+	if got, want := e.moveBudget(), 2*time.Second; got != want {
+		t.Errorf("main time: budget %v, want %v", got, want)
+	}
+	e.SetTimeLeft(time.Second/10, 0)
+	if got := e.moveBudget(); got != 50*time.Millisecond {
+		t.Errorf("nearly out of time: budget %v, want the 50ms floor", got)
+	}
+	// A search by time alone stops near its budget.
+	e, _ = New(Config{Time: 200 * time.Millisecond})
+	e.SetSize(9)
+	start := time.Now()
+	r, err := e.GenMove(context.Background(), black, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 190*time.Millisecond || d > 5*time.Second || r.Playouts == 0 {
+		t.Errorf("--time 0.2: took %v for %d playouts", d, r.Playouts)
 	}
 }
