@@ -334,12 +334,25 @@ func BenchmarkNetDecision1Ply(b *testing.B) { benchDecisions(b, 1) }
 // BenchmarkNetDecision2Ply is BenchmarkNetDecision searching 2 plies.
 func BenchmarkNetDecision2Ply(b *testing.B) { benchDecisions(b, 2) }
 
+// BenchmarkNetDecision1PlyNoCache and BenchmarkNetDecision2PlyNoCache are
+// the same without the evaluation cache.
+func BenchmarkNetDecision1PlyNoCache(b *testing.B) {
+	benchDecisionsCfg(b, Config{Level: LevelNet, Plies: 1, NoCache: true})
+}
+func BenchmarkNetDecision2PlyNoCache(b *testing.B) {
+	benchDecisionsCfg(b, Config{Level: LevelNet, Plies: 2, NoCache: true})
+}
+
 func benchDecisions(b *testing.B, plies int) {
+	benchDecisionsCfg(b, Config{Level: LevelNet, Plies: plies})
+}
+
+func benchDecisionsCfg(b *testing.B, cfg Config) {
 	type pos struct {
 		b      backgammon.Board
 		d1, d2 int
 	}
-	bot, err := NewBot(Config{Level: LevelNet, Plies: plies})
+	bot, err := NewBot(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

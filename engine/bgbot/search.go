@@ -78,6 +78,9 @@ type Config struct {
 	// exactly (probabilities, and money cube decisions from its cubeful
 	// equities), ahead of Bearoff. NewBot never builds one.
 	Bearoff2 *Bearoff2
+	// NoCache turns off the evaluation cache a searching net-level bot
+	// keeps (for benchmarks and tests of the cache itself).
+	NoCache bool
 }
 
 // Filter is a gnubg-style move filter: after the candidates are scored at
@@ -107,6 +110,7 @@ type Bot struct {
 	met      *MET
 	bearoff  *Bearoff
 	bearoff2 *Bearoff2
+	cache    *evalCache // nil unless the bot owns a fixed network
 }
 
 type candidate struct {
@@ -169,6 +173,9 @@ func NewBot(cfg Config) (*Bot, error) {
 				}
 			}
 			b.ev = w.NewEvaluator()
+			if !cfg.NoCache && max(cfg.Plies, cfg.CubePlies) > 0 { // a 0-ply bot rarely meets a position twice
+				b.cache = newEvalCache()
+			}
 		default:
 			return nil, fmt.Errorf("new bot: unknown level %d", int(cfg.Level))
 		}
@@ -282,6 +289,9 @@ func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 			if p, ok := bt.bearoff.Probs(&b); ok {
 				return p
 			}
+		}
+		if bt.cache != nil {
+			return bt.cache.evaluate(bt.ev, &b)
 		}
 		return bt.ev.Evaluate(b)
 	}
