@@ -50,6 +50,15 @@ func (s *server) command(c *client, line string) bool {
 		} else {
 			c.send("** Usage: show saved")
 		}
+	case "watch":
+		s.watch(c, cmd.Args)
+	case "unwatch":
+		if c.watching == "" {
+			c.send("** You're not watching.")
+		} else {
+			c.sendf("You stop watching %s.", c.watching)
+			c.watching = ""
+		}
 	case "board":
 		if c.match == nil {
 			c.send("** You're not playing.")
@@ -234,6 +243,28 @@ func (s *server) join(c *client, args []string) {
 		return
 	}
 	s.startMatch(inviter, c, length)
+}
+
+// watch makes c a spectator of a player's match: boards only.
+func (s *server) watch(c *client, args []string) {
+	if len(args) != 1 {
+		c.send("** Usage: watch USER")
+		return
+	}
+	if c.match != nil {
+		c.send("** You can't watch another game while you're playing.")
+		return
+	}
+	u := s.users[args[0]]
+	if u == nil {
+		c.sendf("** There is no one called %s.", args[0])
+		return
+	}
+	c.watching = u.name
+	c.sendf("You're now watching %s.", u.name)
+	if u.match != nil {
+		c.send(u.match.watcherBoard(u.seat))
+	}
 }
 
 func (s *server) showSaved(c *client) {

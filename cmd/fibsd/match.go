@@ -23,6 +23,9 @@ type match struct {
 	b       *record.Builder
 	colour  [2]int  // each seat's colour this game: 1 (O, moves 24 to 1) or -1 (X, 1 to 24)
 	joined  [2]bool // between games: who typed join
+	// watchers are the spectators, gathered before each board is sent.
+	watchers []*client
+	srv      *server
 }
 
 func (m *match) st() *bg.State { return m.b.State() }
@@ -67,18 +70,40 @@ func (m *match) boardFor(seat int) string {
 }
 
 func (m *match) boards() {
+	m.watchers = m.watchers[:0]
+	if m.srv != nil {
+		for _, u := range m.srv.users {
+			if u.watching == m.players[0] || u.watching == m.players[1] {
+				m.watchers = append(m.watchers, u)
+			}
+		}
+	}
 	for seat, c := range m.conns {
 		if c != nil && c.own.Autoboard {
 			c.send(m.boardFor(seat))
 		}
 	}
+	for _, w := range m.watchers {
+		if w.watching == m.players[0] {
+			w.send(m.watcherBoard(0))
+		} else if w.watching == m.players[1] {
+			w.send(m.watcherBoard(1))
+		}
+	}
+}
+
+// watcherBoard is seat's board with the player's name in place of "You".
+func (m *match) watcherBoard(seat int) string {
+	b, _ := fibsboard.Parse(m.boardFor(seat))
+	b.Player = m.players[seat]
+	return b.String()
 }
 
 // startMatch begins (or resumes) the match between inviter and joiner.
 func (s *server) startMatch(inviter, joiner *client, length int) {
 	delete(s.invites, [2]string{inviter.name, joiner.name})
 	delete(s.invites, [2]string{joiner.name, inviter.name})
-	m := &match{}
+	m := &match{srv: s}
 	if length < 0 {
 		sv, err := s.store.loadSaved(inviter.name, joiner.name)
 		if err != nil || sv == nil {

@@ -83,6 +83,9 @@ type client struct {
 	idle  time.Time
 	match *match
 	seat  int
+	// watching is the player this client watches: it gets the boards of
+	// that player's match and may do nothing in it.
+	watching string
 }
 
 // send queues lines for the client; a client too slow to take them is
@@ -295,6 +298,7 @@ func (s *server) whoOf(u *client) fibs.Who {
 	if u.match != nil {
 		w.Opponent = u.match.players[1-u.seat]
 	}
+	w.Watching = u.watching
 	return w
 }
 

@@ -264,6 +264,14 @@ func TestNobodyMovesInAnothersMatch(t *testing.T) {
 	other.until("** It's not your turn to move.")
 	other.type_("roll")
 	other.until("** It's not your turn to roll the dice.")
+	// A spectator sees the boards and can do nothing in the match.
+	c.type_("watch a")
+	c.until("You're now watching a.")
+	c.until("board:a:b:")
+	for _, cmd := range []string{"move 8-4 6-4", "roll", "double", "accept", "reject"} {
+		c.type_(cmd)
+		c.until("** You're not playing.")
+	}
 	// An illegal move is refused and the mover may try again.
 	mover.type_("move 1-2")
 	mover.until("** You can't move 1-2")
