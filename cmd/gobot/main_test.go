@@ -13,6 +13,7 @@ import (
 
 	"github.com/gamemill/gamemill/engine/gogame"
 	"github.com/gamemill/gamemill/internal/buildtest"
+	"github.com/gamemill/gamemill/internal/peertest"
 )
 
 var binary string
@@ -89,58 +90,65 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// proc is a gobot process spoken to over pipes.
+type proc struct {
+	t   *testing.T
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startGobot(t *testing.T, args ...string) *proc {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, binary, args...)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); cmd.Wait() })
+	return &proc{t, in, bufio.NewReader(out)}
+}
+
+// ask sends a command that must succeed and returns the response text.
+func (p *proc) ask(cmd string) string {
+	p.t.Helper()
+	fmt.Fprintln(p.in, cmd)
+	var lines []string
+	for {
+		l, err := p.out.ReadString('\n')
+		if err != nil {
+			p.t.Fatalf("%s: %v", cmd, err)
+		}
+		if l == "\n" {
+			break
+		}
+		lines = append(lines, strings.TrimRight(l, "\n"))
+	}
+	resp := strings.Join(lines, "\n")
+	if !strings.HasPrefix(resp, "=") {
+		p.t.Fatalf("%s: %s", cmd, resp)
+	}
+	return strings.TrimSpace(resp[1:])
+}
+
 // TestBinaryGame plays a whole 9x9 game between two gobot processes over
 // pipes, as the ringmaster would, and checks every move with gogame.
 func TestBinaryGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole game")
 	}
-	type proc struct {
-		in  io.WriteCloser
-		out *bufio.Reader
-	}
-	start := func(seed int) *proc {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		t.Cleanup(cancel)
-		cmd := exec.CommandContext(ctx, binary, "--playouts", "150", "--seed", fmt.Sprint(seed))
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { in.Close(); cmd.Wait() })
-		return &proc{in, bufio.NewReader(out)}
-	}
-	ask := func(p *proc, cmd string) string {
-		fmt.Fprintln(p.in, cmd)
-		var lines []string
-		for {
-			l, err := p.out.ReadString('\n')
-			if err != nil {
-				t.Fatalf("%s: %v", cmd, err)
-			}
-			if l == "\n" {
-				break
-			}
-			lines = append(lines, strings.TrimRight(l, "\n"))
-		}
-		resp := strings.Join(lines, "\n")
-		if !strings.HasPrefix(resp, "=") {
-			t.Fatalf("%s: %s", cmd, resp)
-		}
-		return strings.TrimSpace(resp[1:])
-	}
-	players := [2]*proc{start(1), start(2)}
+	players := [2]*proc{startGobot(t, "--playouts", "150", "--seed", "1"), startGobot(t, "--playouts", "150", "--seed", "2")}
 	for _, p := range players {
-		ask(p, "boardsize 9")
-		ask(p, "clear_board")
-		ask(p, "komi 7.5")
+		p.ask("boardsize 9")
+		p.ask("clear_board")
+		p.ask("komi 7.5")
 	}
 	g, _ := gogame.NewGame(gogame.Settings{Size: 9, Komi: 7.5, Superko: true})
 	colours := [2]string{"b", "w"}
 	for i := 0; i < 200 && !g.Over(); i++ {
 		me, other := players[i%2], players[1-i%2]
-		v := ask(me, "genmove "+colours[i%2])
+		v := me.ask("genmove " + colours[i%2])
 		if v == "resign" {
 			return
 		}
@@ -151,16 +159,66 @@ func TestBinaryGame(t *testing.T) {
 		if err := g.Play(g.ToPlay(), m); err != nil {
 			t.Fatalf("move %d: %v", i, err)
 		}
-		ask(other, "play "+colours[i%2]+" "+v)
+		other.ask("play " + colours[i%2] + " " + v)
 	}
 	if !g.Over() {
 		t.Fatal("no end in 200 moves")
 	}
-	a, b := ask(players[0], "final_score"), ask(players[1], "final_score")
+	a, b := players[0].ask("final_score"), players[1].ask("final_score")
 	if a != b {
 		t.Logf("the two scorers differ: %s and %s", a, b)
 	}
 	if a == "" || (a[0] != 'B' && a[0] != 'W' && a != "0") {
 		t.Errorf("final_score %q", a)
+	}
+}
+
+// TestAgainstGnuGo plays a 9x9 game against GNU Go level 1: GNU Go must
+// accept every gobot move and gobot every GNU Go move, the game must end,
+// and both scorers must name a winner (they are compared in the log).
+func TestAgainstGnuGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole game against GNU Go")
+	}
+	gnu := peertest.StartGnuGo(t, "--chinese-rules", "--level", "1", "--seed", "3")
+	bot := startGobot(t, "--playouts", "300", "--seed", "3", "--resign", "0")
+	for _, c := range []string{"boardsize 9", "clear_board", "komi 7.5"} {
+		gnu.Must("%s", c)
+		bot.ask(c)
+	}
+	passes := 0
+	for i := 0; i < 200 && passes < 2; i++ {
+		var v string
+		if i%2 == 0 {
+			v = bot.ask("genmove b")
+			if v == "resign" {
+				t.Logf("gobot resigned at move %d", i)
+				return
+			}
+			gnu.Must("play b %s", v)
+		} else {
+			v = gnu.Must("genmove w")
+			if v == "resign" {
+				t.Logf("GNU Go resigned at move %d", i)
+				return
+			}
+			bot.ask("play w " + v)
+		}
+		if strings.EqualFold(v, "pass") {
+			passes++
+		} else {
+			passes = 0
+		}
+	}
+	if passes < 2 {
+		t.Fatal("no end in 200 moves")
+	}
+	ours, theirs := bot.ask("final_score"), gnu.Must("final_score")
+	t.Logf("final_score: gobot %s, GNU Go %s; dead: gobot [%s], GNU Go [%s]", ours, theirs,
+		bot.ask("final_status_list dead"), gnu.Must("final_status_list dead"))
+	for _, s := range []string{ours, theirs} {
+		if s == "" || (s[0] != 'B' && s[0] != 'W' && s != "0") {
+			t.Errorf("final_score %q", s)
+		}
 	}
 }
