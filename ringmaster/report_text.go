@@ -291,7 +291,8 @@ func (r *Ringmaster) printMatchupDetails(w io.Writer, s *matchupStats) {
 	}
 	for i := 0; i < 2; i++ {
 		if s.decisions[i] > 0 {
-			fmt.Fprintf(w, "%s: %d decisions, average CPU %.3f ms per decision\n", codes[i], s.decisions[i], 1000*s.cpu[i]/float64(s.decisions[i]))
+			fmt.Fprintf(w, "%s: %d decisions, average CPU %.3f ms per decision, %.3f s per game\n", codes[i], s.decisions[i],
+				1000*s.cpu[i]/float64(s.decisions[i]), s.cpu[i]/float64(s.played))
 		}
 	}
 	for _, f := range s.forfeitReasons {
