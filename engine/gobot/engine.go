@@ -139,7 +139,8 @@ func (e *Engine) Play(c Color, m gogame.Move) error {
 }
 
 // replay rebuilds the game with its moves, less the passes that ended
-// it, and then extra if not nil: for controllers that play out of turn.
+// it (so that play can go on after them, as in a cleanup phase), and then
+// extra if not nil: for controllers that play out of turn.
 func (e *Engine) replay(extra *gogame.Played) error {
 	old := e.game
 	g, err := gogame.NewGame(gogame.Settings{Size: e.size, Komi: e.komi, Superko: true})
@@ -152,7 +153,7 @@ func (e *Engine) replay(extra *gogame.Played) error {
 		}
 	}
 	moves := old.Moves()
-	if old.Over() {
+	for old.Over() && len(moves) > 0 && moves[len(moves)-1].Move == gogame.Pass {
 		moves = moves[:len(moves)-1]
 	}
 	for _, p := range moves {
@@ -288,16 +289,33 @@ func (e *Engine) GenMove(ctx context.Context, c Color, cleanup bool) (Result, er
 		}
 	}
 	pos := e.position()
+	var dead []gogame.Move
+	if cleanup {
+		dead = e.deadOf(ctx, c.Opponent())
+		// Take the dead stones off: fill a liberty of the dead chain
+		// with the fewest, where that is safe.
+		if pt := attackDead(pos, c, dead); pt != 0 && e.game.Legal(c, pos.move(pt)) == nil {
+			return e.finish(c, Result{Move: pos.move(pt), WinRate: e.lastWinRate})
+		}
+	}
 	// The opponent passed and the count already wins: pass and win.
-	if !cleanup && e.lastWasPass() && e.wins(c, float64(pos.areaScore())) {
+	if len(dead) == 0 && e.lastWasPass() && e.wins(c, float64(pos.areaScore())) {
 		own := e.ownership(ctx, pos, c, 200)
 		if e.wins(c, own.margin) {
 			return e.finish(c, Result{Move: gogame.Pass, WinRate: 1})
 		}
 	}
 	s := e.newSearcher(pos, c)
-	if cleanup {
+	if len(dead) > 0 {
+		// Capture them first: no pass at the root, the reused one too.
 		s.noPass = true
+		kept := s.root.children[:0]
+		for _, ch := range s.root.children {
+			if ch.pt != 0 {
+				kept = append(kept, ch)
+			}
+		}
+		s.root.children = kept
 	}
 	n := e.cfg.Playouts
 	var deadline time.Time
@@ -487,4 +505,36 @@ func (e *Engine) Undo() error {
 	e.game, e.tree = g, nil
 	e.moves--
 	return nil
+}
+
+// deadOf returns the stones of colour c that the ownership counts dead.
+func (e *Engine) deadOf(ctx context.Context, c Color) []gogame.Move {
+	var out []gogame.Move
+	for _, m := range e.Dead(ctx) {
+		if e.game.Board().At(m) == c {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// attackDead returns a liberty of the dead chain with the fewest
+// liberties that c can fill without going into atari (or by capturing),
+// or 0.
+func attackDead(pos *board, c Color, dead []gogame.Move) int32 {
+	best, bestLibs := int32(0), 1<<30
+	for _, m := range dead {
+		h := pos.chain[pos.pt(m)]
+		libs := pos.chainLibs(h, 1<<30, nil)
+		if len(libs) >= bestLibs {
+			continue
+		}
+		for _, l := range libs {
+			if pos.legal(c, l) && (len(libs) == 1 || pos.libsAfter(c, l, 2) >= 2) {
+				best, bestLibs = l, len(libs)
+				break
+			}
+		}
+	}
+	return best
 }

@@ -273,3 +273,43 @@ func TestMoveBudget(t *testing.T) {
 		t.Errorf("--time 0.2: took %v for %d playouts", d, r.Playouts)
 	}
 }
+
+// TestCleanup: kgs-genmove_cleanup does not pass while a dead opponent
+// stone is on the board, and passes (on a won count after a pass) once
+// none is.
+func TestCleanup(t *testing.T) {
+	e := newTestEngine(t, 300, 1, true)
+	for y := 0; y < 9; y++ {
+		e.Play(black, gogame.At(4, y))
+		e.Play(white, gogame.At(5, y))
+	}
+	e.Play(black, gogame.Pass)
+	e.Play(white, gogame.At(1, 4)) // B5, dead inside Black's side
+	e.Play(black, gogame.Pass)
+	e.Play(white, gogame.Pass)
+	captured := false
+	for i := 0; i < 12 && !captured; i++ {
+		r, err := e.GenMove(context.Background(), black, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Move == gogame.Pass {
+			t.Fatalf("cleanup move %d: passed with the dead stone on the board", i)
+		}
+		captured = e.Game().Board().At(gogame.At(1, 4)) == gogame.Empty
+		if !captured {
+			e.Play(white, gogame.Pass)
+		}
+	}
+	if !captured {
+		t.Fatal("the dead stone is still on the board")
+	}
+	e.Play(white, gogame.Pass)
+	r, err := e.GenMove(context.Background(), black, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Move != gogame.Pass {
+		t.Errorf("nothing dead left and a won count: cleanup played %v", r.Move)
+	}
+}
