@@ -313,3 +313,77 @@ func TestCleanup(t *testing.T) {
 		t.Errorf("nothing dead left and a won count: cleanup played %v", r.Move)
 	}
 }
+
+// TestTreeReuse: the subtree under the moves played carries its visits
+// into the next search.
+func TestTreeReuse(t *testing.T) {
+	e := newTestEngine(t, 2000, 1, true)
+	r, err := e.GenMove(context.Background(), black, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.tree == nil || e.tree.pt != e.treeBase.pt(r.Move) {
+		t.Fatalf("after genmove the tree is not at the move played")
+	}
+	// The reply the search liked best has a subtree of its own.
+	var reply *node
+	for _, ch := range e.tree.children {
+		if reply == nil || ch.n > reply.n {
+			reply = ch
+		}
+	}
+	if err := e.Play(white, e.treeBase.move(reply.pt)); err != nil {
+		t.Fatal(err)
+	}
+	if e.tree != reply {
+		t.Fatal("the opponent's move did not keep its subtree")
+	}
+	before := reply.n
+	if _, err := e.GenMove(context.Background(), black, false); err != nil {
+		t.Fatal(err)
+	}
+	if reply.n < before+2000 {
+		t.Errorf("reused root has %v visits, want %v + 2000", reply.n, before)
+	}
+}
+
+// TestResigns: a hopeless position is resigned, and never with --resign 0.
+func TestResigns(t *testing.T) {
+	for _, resign := range []float64{0.1, 0} {
+		db, _ := pattern.Default()
+		e, _ := New(Config{Playouts: 500, Seed: 1, Patterns: db, Resign: resign})
+		e.SetSize(9)
+		// White walls off all but the first two columns.
+		for y := 0; y < 9; y++ {
+			e.Play(white, gogame.At(2, y))
+			e.Play(black, gogame.At(0, y))
+		}
+		r, err := e.GenMove(context.Background(), black, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Resign != (resign > 0) {
+			t.Errorf("--resign %v: resign %v (win rate %.3f)", resign, r.Resign, r.WinRate)
+		}
+	}
+}
+
+// TestSizes: gobot plays on 5x5 to 19x19 and refuses 4x4 and 26x26.
+func TestSizes(t *testing.T) {
+	e := newTestEngine(t, 100, 1, true)
+	for _, n := range []int{5, 7, 13, 19} {
+		if err := e.SetSize(n); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			if _, err := e.GenMove(context.Background(), e.Game().ToPlay(), false); err != nil {
+				t.Fatalf("%dx%d: %v", n, n, err)
+			}
+		}
+	}
+	for _, n := range []int{4, 26} {
+		if err := e.SetSize(n); err == nil {
+			t.Errorf("size %d accepted", n)
+		}
+	}
+}
