@@ -6,11 +6,11 @@ package backgammon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
-	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/ringmaster/referee"
@@ -171,12 +171,6 @@ func oneLine(s string) string {
 // applies it to the rules and records it).
 func (g *game) st() *bg.State { return g.rec.State() }
 
-// tell sends the full state to the seat that decides next.
-func (g *game) tell(ctx context.Context, seat int) error {
-	pos, match := gnubgid.Encode(g.st())
-	return g.clients[seat].SetPosition(ctx, pos, match)
-}
-
 func (g *game) playGame(ctx context.Context) error {
 	first, d0, d1 := g.dice.Opening()
 	if err := g.rec.Roll(first, d0, d1); err != nil {
@@ -231,12 +225,13 @@ func (g *game) playGame(ctx context.Context) error {
 	return nil
 }
 
+// The decisions go through bgcmd's decision path (Tell, DecideDouble,
+// DecideAnswer, DecideMove), which the FIBS bridge shares: one way to hand
+// a position to an engine and check its answer against the rules.
+
 func (g *game) cube(ctx context.Context) error {
 	seat := g.st().Move
-	if err := g.tell(ctx, seat); err != nil {
-		return g.engineError(ctx, seat, "set_position", err)
-	}
-	double, err := g.clients[seat].GenCube(ctx)
+	double, err := g.clients[seat].DecideDouble(ctx, g.st())
 	g.out.Decisions[seat]++
 	if err != nil {
 		return g.engineError(ctx, seat, "gencube", err)
@@ -251,12 +246,13 @@ func (g *game) cube(ctx context.Context) error {
 
 func (g *game) take(ctx context.Context) error {
 	seat := g.st().Turn
-	if err := g.tell(ctx, seat); err != nil {
-		return g.engineError(ctx, seat, "set_position", err)
-	}
-	answer, err := g.clients[seat].GenTake(ctx)
+	answer, err := g.clients[seat].DecideAnswer(ctx, g.st())
 	g.out.Decisions[seat]++
-	if err != nil {
+	switch {
+	case answer == bg.Beaver && err != nil:
+		g.forfeit(seat, "beaver when beavers are not allowed")
+		return nil
+	case err != nil:
 		return g.engineError(ctx, seat, "gentake", err)
 	}
 	switch answer {
@@ -267,10 +263,6 @@ func (g *game) take(ctx context.Context) error {
 		g.out.Cube[seat].Drops++
 		return g.rec.Drop(seat)
 	case bg.Beaver:
-		if !g.st().CanBeaver() {
-			g.forfeit(seat, "beaver when beavers are not allowed")
-			return nil
-		}
 		g.out.Cube[seat].Beavers++
 		return g.rec.Beaver(seat)
 	}
@@ -279,25 +271,18 @@ func (g *game) take(ctx context.Context) error {
 
 func (g *game) move(ctx context.Context) error {
 	seat := g.st().Move
-	legal := g.st().LegalMoves()
-	if g.ref.SkipForced && len(legal) == 1 {
+	if legal := g.st().LegalMoves(); g.ref.SkipForced && len(legal) == 1 {
 		return g.rec.Play(seat, legal[0])
 	}
-	if err := g.tell(ctx, seat); err != nil {
-		return g.engineError(ctx, seat, "set_position", err)
-	}
-	text, err := g.clients[seat].GenMove(ctx)
+	m, err := g.clients[seat].DecideMove(ctx, g.st())
 	g.out.Decisions[seat]++
-	if err != nil {
-		return g.engineError(ctx, seat, "genmove", err)
-	}
-	if text == bgcmd.NoMove {
-		text = ""
-	}
-	m, err := g.st().ParseMove(text)
-	if err != nil {
-		g.forfeit(seat, fmt.Sprintf("illegal move %q with %d%d: %v", text, g.st().Dice[0], g.st().Dice[1], err))
+	var illegal *bgcmd.IllegalMoveError
+	switch {
+	case errors.As(err, &illegal):
+		g.forfeit(seat, illegal.Error())
 		return nil
+	case err != nil:
+		return g.engineError(ctx, seat, "genmove", err)
 	}
 	return g.rec.Play(seat, m)
 }
