@@ -234,12 +234,14 @@ func (ps *parser) pattern() (*Pattern, error) {
 	return p, nil
 }
 
+// isDiagramRow reports whether a line can start a constraint diagram row:
+// a diagram character or a label, and not the next pattern's header.
 func isDiagramRow(l string) bool {
 	if l == "" || strings.HasPrefix(l, "Pattern ") {
 		return false
 	}
 	c := l[0]
-	return strings.IndexByte(pointChars+edgeChars, c) >= 0 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z' && c != 'O' && c != 'X') || c == 'O' || c == 'X'
+	return strings.IndexByte(pointChars+edgeChars, c) >= 0 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }
 
 // row returns the diagram part of a line: the characters before the first
