@@ -1,6 +1,7 @@
 package ringmaster_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -8,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/gamemill/gamemill/ringmaster"
@@ -330,5 +333,63 @@ func TestAnalyseErrors(t *testing.T) {
 	}
 	if _, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Parallel: 1000}); err == nil {
 		t.Error("1000 judges at once were accepted")
+	}
+}
+
+// TestAnalyseSurvivesKill kills 'ringmaster analyse' with SIGKILL after it
+// has stored two games, then runs it again: the killed process's stored
+// analyses stand, the games it was judging are judged again, and no game
+// is stored twice.
+func TestAnalyseSurvivesKill(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "an.toml", analyseControl)
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 2); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(ringmasterBin, "analyse", ctl, "-j", "2")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := analysedLine.FindStringSubmatch(sc.Text()); m != nil {
+			ids = append(ids, m[1])
+			if len(ids) == 2 {
+				cmd.Process.Signal(syscall.SIGKILL)
+			}
+		}
+	}
+	cmd.Wait()
+	killed := len(ids)
+	if stored := countAnalyses(t, rm.DBPath()); stored != killed || killed >= 10 {
+		t.Fatalf("after the kill: %d analyses stored, %d reported; want the same, fewer than 10", stored, killed)
+	}
+	out, err := exec.Command(ringmasterBin, "analyse", ctl, "-j", "2").CombinedOutput()
+	if err != nil {
+		t.Fatalf("analyse after the kill: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := analysedLine.FindStringSubmatch(line); m != nil {
+			ids = append(ids, m[1])
+		}
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			t.Errorf("game %s stored twice", id)
+		}
+		seen[id] = true
+	}
+	if len(seen) != 10 || countAnalyses(t, rm.DBPath()) != 10 || !strings.Contains(string(out), fmt.Sprintf("an: 10 games analysed by bgbot 0-ply (%d now)", 10-killed)) {
+		t.Errorf("%d games stored over both calls (%d before the kill); output:\n%s", len(seen), killed, out)
 	}
 }
