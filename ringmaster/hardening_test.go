@@ -333,3 +333,58 @@ func TestEngineNamesSanitised(t *testing.T) {
 		t.Errorf("the engine's name is missing:\n%s", out.String())
 	}
 }
+
+// luck_adjust = true ends each run by analysing its new games, and the
+// report gives luck-adjusted points per game beside the raw ones.
+func TestLuckAdjust(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "luck.toml", `competition_type = "playoff"
+game = "backgammon"
+seed = 3
+luck_adjust = true
+match_length = 3
+dice = "paired"
+
+[players.net]
+kind = "builtin"
+args = ["--level", "net"]
+
+[players.heur]
+kind = "builtin"
+args = ["--level", "heuristic"]
+
+[[matchups]]
+id = "m"
+players = ["net", "heur"]
+number_of_games = 6
+`)
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 2); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := rm.Show(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "luck-adjusted match points/match (+1 win, -1 loss) for net: ") ||
+		!strings.Contains(out.String(), "(6 of 6 games analysed)") {
+		t.Errorf("no luck-adjusted figure in the report:\n%s", out.String())
+	}
+	var js strings.Builder
+	if err := rm.ShowJSON(context.Background(), &js); err != nil || !strings.Contains(js.String(), `"luck_adjusted_points_per_game"`) {
+		t.Errorf("show --json lacks luck_adjusted_points_per_game (%v)", err)
+	}
+	// A game without analysis refuses the setting at the start of a run.
+	goctl := writeControl(t, dir, "goluck.toml", "competition_type = \"playoff\"\ngame = \"go\"\nboard_size = 5\nkomi = 0.5\nluck_adjust = true\n"+
+		"[players.a]\ncommand = \"a\"\n[players.b]\ncommand = \"b\"\n[[matchups]]\nplayers = [\"a\", \"b\"]\nnumber_of_games = 2\n")
+	grm, err := ringmaster.New(goctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, grm, 1); err == nil || !strings.Contains(err.Error(), "luck_adjust: analysis not available for go") {
+		t.Errorf("luck_adjust under go: %v", err)
+	}
+}

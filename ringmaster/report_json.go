@@ -3,6 +3,7 @@ package ringmaster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 
@@ -34,8 +35,11 @@ type JSONMatchup struct {
 	Draws         int           `json:"draws"`
 	Forfeits      [2]int        `json:"forfeits"`
 	PointsPerGame *JSONInterval `json:"points_per_game,omitempty"`
-	Elo           *JSONInterval `json:"elo,omitempty"`
-	SPRT          *JSONSPRT     `json:"sprt,omitempty"`
+	// LuckAdjusted is points per game from luck-adjusted results (with
+	// luck_adjust, over the games analysed).
+	LuckAdjusted *JSONInterval `json:"luck_adjusted_points_per_game,omitempty"`
+	Elo          *JSONInterval `json:"elo,omitempty"`
+	SPRT         *JSONSPRT     `json:"sprt,omitempty"`
 	// Game holds the game's own section under its name, e.g.
 	// "backgammon": {"match_length": 5, "gammons": [...], "cube": [...]}.
 	Game map[string]any `json:"-"`
@@ -114,7 +118,7 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 		}
 		return true
 	}
-	for _, s := range r.gather(d.results) {
+	for _, s := range r.gather(d) {
 		m := s.m
 		jm := JSONMatchup{ID: m.ID, Name: m.Name, Players: [2]string{m.PlayerA, m.PlayerB}, Played: s.played,
 			Planned: m.NumberOfGames, Wins: s.wins, Unknown: s.unknown, Draws: s.draws, Forfeits: s.forfeits,
@@ -124,6 +128,11 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 			if finite(sum.Mean, sum.Low, sum.High) {
 				jm.PointsPerGame = &JSONInterval{Value: JSONFloat(sum.Mean), Low: JSONFloat(sum.Low), High: JSONFloat(sum.High), Basis: basis}
 			}
+		}
+		if r.Comp.LuckAdjust && len(s.luck) >= 2 {
+			l := ratings.PointsPerGame(s.luck)
+			jm.LuckAdjusted = &JSONInterval{Value: JSONFloat(l.Mean), Low: JSONFloat(l.Low), High: JSONFloat(l.High),
+				Basis: fmt.Sprintf("%d games analysed", len(s.luck))}
 		}
 		if s.wins[0] > 0 && s.wins[1] > 0 {
 			elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)

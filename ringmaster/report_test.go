@@ -265,7 +265,7 @@ func TestReportGolden(t *testing.T) {
 // limit) counted as wins.
 func TestWinsByFirstMover(t *testing.T) {
 	r := goldenCompetition(t, "golden.toml", goldenPlayoff)
-	for _, s := range r.gather(playoffData(t, r).results) {
+	for _, s := range r.gather(playoffData(t, r)) {
 		for i := 0; i < 2; i++ {
 			if got := float64(s.firstWins[i] + s.otherFirstWins[i]); got != s.wins[i] {
 				t.Errorf("matchup %s, %s: %v wins moving first + %v when the other did = %v, want %v",

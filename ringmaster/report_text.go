@@ -14,6 +14,7 @@ import (
 
 	"github.com/gamemill/gamemill/ratings"
 	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
@@ -121,9 +122,14 @@ type reportData struct {
 	results []store.GameResult
 	voids   []store.VoidGame
 	engines map[string]string
+	// luck holds, with luck_adjust, each analysed game's luck-adjusted
+	// points for seats A and B.
+	luck map[string][2]float64
 }
 
 func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
+	// (The luck-adjusted figures are read whether or not luck_adjust is
+	// set; the report shows them only when it is.)
 	var d reportData
 	var err error
 	if d.results, err = st.Results(ctx); err != nil {
@@ -134,6 +140,16 @@ func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
 	}
 	if d.engines, err = st.Engines(ctx); err != nil {
 		return d, err
+	}
+	analyses, err := st.Analyses(ctx, LuckAdjustPlies)
+	if err != nil {
+		return d, err
+	}
+	d.luck = map[string][2]float64{}
+	for id, a := range analyses {
+		if v, ok := a.Figures[judge.LuckAdjusted]; ok {
+			d.luck[id] = v
+		}
 	}
 	return d, nil
 }
@@ -156,7 +172,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 		fmt.Fprintln(w, r.Comp.Description)
 	}
 	fmt.Fprintln(w)
-	stats := r.gather(d.results)
+	stats := r.gather(d)
 	r.writeGrid(w, stats)
 	for i, s := range stats {
 		if i > 0 {
@@ -180,7 +196,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 // writeShortReport is the live display's report: each matchup's summary
 // and the last three void attempts.
 func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
-	stats := r.gather(d.results)
+	stats := r.gather(d)
 	r.writeGrid(w, stats)
 	for i, s := range stats {
 		if i > 0 {
@@ -261,6 +277,15 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	tw.Flush()
 	sum, basis := s.summary()
 	fmt.Fprintf(w, "%s for %s: %s, 95%% interval %s to %s (%s)\n", unit, m.PlayerA, signed(sum.Mean), signed(sum.Low), signed(sum.High), basis)
+	if r.Comp.LuckAdjust {
+		if len(s.luck) >= 2 {
+			l := ratings.PointsPerGame(s.luck)
+			fmt.Fprintf(w, "luck-adjusted %s for %s: %s, 95%% interval %s to %s (%d of %d games analysed)\n", unit, m.PlayerA,
+				signed(l.Mean), signed(l.Low), signed(l.High), len(s.luck), s.played)
+		} else {
+			fmt.Fprintf(w, "luck-adjusted %s: not yet (%d games analysed; run 'ringmaster analyse')\n", unit, len(s.luck))
+		}
+	}
 	decided := s.wins[0] + s.wins[1]
 	if decided > 0 && s.wins[0] > 0 && s.wins[1] > 0 {
 		elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)

@@ -15,6 +15,7 @@ import (
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/ratings"
 	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
@@ -37,6 +38,10 @@ type RunOptions struct {
 	// run leaves it for a later one (default 3).
 	MaxVoids int
 }
+
+// LuckAdjustPlies is the depth of the analysis behind luck_adjust: luck
+// is judged at 0 ply, as gnubg does by default.
+const LuckAdjustPlies = 0
 
 // MaxParallel is the most games a run plays at once (--parallel).
 const MaxParallel = 1024
@@ -102,6 +107,9 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	}
 	if opts.Errors == nil {
 		opts.Errors = os.Stderr
+	}
+	if _, ok := r.Game.(judge.Game); r.Comp.LuckAdjust && !ok {
+		return Stopped, fmt.Errorf("%s: luck_adjust: %w for %s", r.Comp.Path, ErrNoAnalysis, r.Game.Name())
 	}
 	st, err := r.openStore(ctx)
 	if err != nil {
@@ -208,6 +216,12 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	endCtx := context.WithoutCancel(ctx)
 	if err := st.EndRun(endCtx, runID, status.String()); err != nil {
 		return status, err
+	}
+	if r.Comp.LuckAdjust && status != Interrupted {
+		// Judging is resumable: what is not judged now is judged next time.
+		if _, err := r.Analyse(ctx, AnalyseOptions{Plies: LuckAdjustPlies, Parallel: opts.Parallel}); err != nil {
+			ev.warnf("luck adjustment: %v", err)
+		}
 	}
 	if err := r.writeReport(endCtx, st); err != nil {
 		return status, err

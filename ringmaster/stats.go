@@ -23,6 +23,7 @@ type matchupStats struct {
 	pairs          map[int]*[2]float64
 	pairSeen       map[int]int
 	totals         map[string][2]int // the game's statistics, summed
+	luck           []float64         // luck-adjusted points of the games analysed
 	cpu            [2]float64
 	decisions      [2]int
 	forfeits       [2]int
@@ -33,7 +34,8 @@ type matchupStats struct {
 	sprt           *sprtTally
 }
 
-func (r *Ringmaster) gather(results []store.GameResult) []*matchupStats {
+func (r *Ringmaster) gather(d reportData) []*matchupStats {
+	results := d.results
 	var list []*matchupStats
 	byID := map[string]*matchupStats{}
 	for _, m := range r.Comp.Matchups {
@@ -55,6 +57,13 @@ func (r *Ringmaster) gather(results []store.GameResult) []*matchupStats {
 			list = append(list, s)
 		}
 		s.add(res)
+		if luck, ok := d.luck[res.GameID]; ok {
+			// Seat A's luck-adjusted points, from the matchup's view.
+			if res.Swapped {
+				luck[0] = luck[1]
+			}
+			s.luck = append(s.luck, luck[0])
+		}
 	}
 	return list
 }

@@ -97,6 +97,10 @@ type Competition struct {
 	// competitor at index i has the letter CompetitorLetter(i).
 	Competitors []string
 	RecordGames bool
+	// LuckAdjust has each run end by analysing its new games (at 0 ply,
+	// where the game offers analysis) so that reports give luck-adjusted
+	// points per game beside the raw ones.
+	LuckAdjust bool
 }
 
 // OutputSuffixes lists what the ringmaster writes beside a control file
@@ -209,7 +213,7 @@ func (l *loader) errorf(p keyPath, format string, args ...any) {
 }
 
 func commonKeys() []string {
-	return []string{"competition_type", "game", "description", "seed", "players", "record_games"}
+	return []string{"competition_type", "game", "description", "seed", "players", "record_games", "luck_adjust"}
 }
 
 // sortedKeys returns t's keys in file order (then by name).
@@ -303,6 +307,11 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 	if v, ok := doc["record_games"]; ok {
 		if b, ok := l.boolean(root.Key("record_games"), v); ok {
 			c.RecordGames = b
+		}
+	}
+	if v, ok := doc["luck_adjust"]; ok {
+		if b, ok := l.boolean(root.Key("luck_adjust"), v); ok {
+			c.LuckAdjust = b
 		}
 	}
 
