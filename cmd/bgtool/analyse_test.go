@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -68,7 +69,7 @@ func TestAnalyseJSON(t *testing.T) {
 			t.Errorf("player %+v lacks a field", p)
 		}
 	}
-	if got.Players[0].Result != 0.5 || got.Players[1].Result != -0.5 {
+	if math.Abs(got.Players[0].Result-0.5) > 1e-9 || math.Abs(got.Players[1].Result+0.5) > 1e-9 {
 		t.Errorf("results %v, %v; engineA won the match", got.Players[0].Result, got.Players[1].Result)
 	}
 	if len(got.Games) != 3 {

@@ -316,14 +316,18 @@ const ctxEvery = 16
 // from a file).
 func (a *Analyser) AnalyseMatch(ctx context.Context, m *record.Match) (*Report, error) {
 	rep := &Report{Players: m.Players, MatchLength: m.MatchLength, Plies: a.plies}
-	met, err := bgbot.NewMET(min(max(m.MatchLength, 25), 64), bgbot.DefaultGammonRate)
-	if err != nil {
-		return nil, fmt.Errorf("analysis: %w", err)
+	if a.met == nil {
+		// The table the bot's own cube decisions use (Kazaross-XG2), so
+		// that judge and player count match equity alike.
+		met, err := bgbot.DefaultMET()
+		if err != nil {
+			return nil, fmt.Errorf("analysis: %w", err)
+		}
+		a.met = met
 	}
-	a.met = met
 	w := walker{a: a, rep: rep}
 	steps := 0
-	err = record.Walk(m, func(p *record.Position) error {
+	err := record.Walk(m, func(p *record.Position) error {
 		if steps++; steps%ctxEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
