@@ -151,7 +151,7 @@ func FitBradleyTerry(games []Game, opts FitOptions) (*Table, error) {
 		}
 		return i
 	}
-	draws := false
+	draws, decisive := false, 0
 	for k, g := range games {
 		switch {
 		case g.A == "" || g.B == "":
@@ -169,7 +169,14 @@ func FitBradleyTerry(games []Game, opts FitOptions) (*Table, error) {
 		player(g.B)
 		if g.Score == 0.5 {
 			draws = true
+		} else {
+			decisive++
 		}
+	}
+	if decisive == 0 {
+		// Every game drawn: the draw rate runs off to certainty and no
+		// rating difference can be told.
+		return nil, fmt.Errorf("ratings: all %d games are draws: nothing to rate", len(games))
 	}
 	if draws {
 		for k, g := range games {

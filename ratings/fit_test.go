@@ -3,6 +3,7 @@ package ratings
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -263,5 +264,13 @@ func BenchmarkFitBradleyTerry(b *testing.B) {
 		if _, err := FitBradleyTerry(g, FitOptions{Advantage: true}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// An all-draw tournament used to fail with "no convergence"; it now says why.
+func TestFitAllDraws(t *testing.T) {
+	games := []Game{{A: "a", B: "b", Score: 0.5, First: -1}, {A: "b", B: "a", Score: 0.5, First: -1}}
+	if _, err := FitBradleyTerry(games, FitOptions{}); err == nil || !strings.Contains(err.Error(), "all 2 games are draws") {
+		t.Errorf("all draws: %v", err)
 	}
 }
