@@ -62,21 +62,159 @@ type Player struct {
 	Args       []string // KindBuiltin only
 }
 
-func playerKeys() []string {
-	return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout", "gtp_aliases", "plies", "noise", "args"}
+// playerSetting is one player key: the kinds of player that may set it
+// (nil: every kind) and how it is read into the player. Each key is named
+// once, here; the key lists and the decoding derive from this table.
+type playerSetting struct {
+	key   string
+	kinds []string
+	read  func(l *loader, p keyPath, v any, pl *Player)
 }
 
-// playerKindKeys returns the keys a player of the given kind may set.
-func playerKindKeys(kind string) []string {
-	switch kind {
-	case KindProtocol:
-		return []string{"kind", "command", "cwd", "environ", "startup_commands", "discard_stderr", "stderr_limit", "timeout", "gtp_aliases"}
-	case KindGnubg:
-		return []string{"kind", "command", "cwd", "environ", "discard_stderr", "stderr_limit", "timeout", "plies", "noise"}
-	case KindBuiltin:
-		return []string{"kind", "args", "startup_commands", "timeout"}
+func playerSettings() []playerSetting {
+	var anyKind []string
+	processKinds := []string{KindProtocol, KindGnubg}
+	return []playerSetting{
+		{"command", processKinds, func(l *loader, p keyPath, v any, pl *Player) {
+			pl.Command = l.command(p, v)
+			if len(pl.Command) > 0 && strings.Contains(pl.Command[0], "/") {
+				pl.Command[0] = l.resolve(pl.Command[0])
+			}
+		}},
+		{"cwd", processKinds, func(l *loader, p keyPath, v any, pl *Player) {
+			s, ok := l.str(p, v)
+			switch {
+			case !ok:
+			case s == "":
+				l.errorf(p, "empty directory")
+			default:
+				pl.Cwd = l.resolve(s)
+				if !l.checkFiles {
+					return
+				}
+				if fi, err := os.Stat(pl.Cwd); err != nil {
+					l.errorf(p, "directory %s: %v", pl.Cwd, errors.Unwrap(err))
+				} else if !fi.IsDir() {
+					l.errorf(p, "%s is not a directory", pl.Cwd)
+				}
+			}
+		}},
+		{"environ", processKinds, func(l *loader, p keyPath, v any, pl *Player) {
+			env, ok := l.table(p, v)
+			if !ok {
+				return
+			}
+			pl.Environ = make(map[string]string, len(env))
+			for _, k := range l.sortedKeys(p, env) {
+				if k == "" || strings.ContainsAny(k, "=\x00") {
+					l.errorf(p.Key(k), "invalid environment variable name")
+				} else if s, ok := l.str(p.Key(k), env[k]); ok {
+					pl.Environ[k] = s
+				}
+			}
+		}},
+		{"startup_commands", []string{KindProtocol, KindBuiltin}, func(l *loader, p keyPath, v any, pl *Player) {
+			cmds, ok := l.strList(p, v)
+			if !ok {
+				return
+			}
+			for i, s := range cmds {
+				if strings.TrimSpace(s) == "" {
+					l.errorf(p.At(i), "empty command")
+				} else if strings.ContainsAny(s, "\r\n") {
+					l.errorf(p.At(i), "command contains a line break")
+				}
+			}
+			pl.StartupCommands = cmds
+		}},
+		{"discard_stderr", processKinds, func(l *loader, p keyPath, v any, pl *Player) {
+			if b, ok := l.boolean(p, v); ok {
+				pl.DiscardStderr = b
+			}
+		}},
+		{"stderr_limit", processKinds, func(l *loader, p keyPath, v any, pl *Player) {
+			if n, ok := (Value{l: l, p: p, raw: v}).Int(0, 1<<40); ok {
+				pl.StderrLimit = int64(n)
+			}
+		}},
+		{"timeout", anyKind, func(l *loader, p keyPath, v any, pl *Player) {
+			if d, ok := l.duration(p, v); ok {
+				pl.Timeout = d
+			}
+		}},
+		{"gtp_aliases", []string{KindProtocol}, func(l *loader, p keyPath, v any, pl *Player) {
+			aliases, ok := l.table(p, v)
+			if !ok {
+				return
+			}
+			pl.GTPAliases = map[string]string{}
+			for _, k := range l.sortedKeys(p, aliases) {
+				s, ok := l.str(p.Key(k), aliases[k])
+				if !ok {
+					continue
+				}
+				if strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\r\n") {
+					l.errorf(p.Key(k), "must be one command word, got %q", s)
+					continue
+				}
+				pl.GTPAliases[k] = s
+			}
+		}},
+		{"is_reliable_scorer", anyKind, func(l *loader, p keyPath, v any, pl *Player) {
+			if b, ok := l.boolean(p, v); ok {
+				pl.ReliableScorer = b
+			}
+		}},
+		{"allow_claim", anyKind, func(l *loader, p keyPath, v any, pl *Player) {
+			if b, ok := l.boolean(p, v); ok {
+				pl.AllowClaim = b
+			}
+		}},
+		{"plies", []string{KindGnubg}, func(l *loader, p keyPath, v any, pl *Player) {
+			if n, ok := (Value{l: l, p: p, raw: v}).Int(0, 100); ok {
+				pl.Plies = n
+			}
+		}},
+		{"noise", []string{KindGnubg}, func(l *loader, p keyPath, v any, pl *Player) {
+			f, ok := l.float(p, v)
+			switch {
+			case !ok:
+			case !(f >= 0 && f <= 1e6):
+				l.errorf(p, "must be a non-negative number, got %v", f)
+			default:
+				pl.Noise = f
+			}
+		}},
+		{"args", []string{KindBuiltin}, func(l *loader, p keyPath, v any, pl *Player) {
+			if args, ok := l.strList(p, v); ok {
+				pl.Args = args
+			}
+		}},
 	}
-	return playerKeys()
+}
+
+// playerKeys lists every player key, of any kind.
+func playerKeys() []string {
+	keys := []string{"kind"}
+	for _, s := range playerSettings() {
+		keys = append(keys, s.key)
+	}
+	return keys
+}
+
+// playerKindKeys returns the keys a player of the given kind may set (the
+// game's own player keys aside).
+func playerKindKeys(kind string) []string {
+	keys := []string{"kind"}
+	for _, s := range playerSettings() {
+		if slices.Contains(PlayerGameKeys(), s.key) {
+			continue
+		}
+		if s.kinds == nil || slices.Contains(s.kinds, kind) {
+			keys = append(keys, s.key)
+		}
+	}
+	return keys
 }
 
 func (l *loader) player(p keyPath, code string, v any) *Player {
@@ -90,23 +228,23 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 	errs := len(l.errs)
 	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit, ReliableScorer: true}
 	if v, ok := t["kind"]; ok {
-		if s, ok := l.str(p.Key("kind"), v); ok {
-			kinds := []string{KindProtocol, KindGnubg, KindBuiltin}
-			if l.game != nil {
-				kinds = append([]string{KindProtocol}, l.game.PlayerKinds()...)
-			}
-			if !slices.Contains(kinds, s) {
-				if slices.Contains([]string{KindGnubg, KindBuiltin}, s) {
-					l.errorf(p.Key("kind"), "player kind %q is not offered for game %q (want %s)", s, l.game.Name(), orList(kinds))
-				} else {
-					l.errorf(p.Key("kind"), "unknown player kind %q (want %s)", s, orList(kinds))
-				}
-				return nil
-			}
-			pl.Kind = s
-		} else {
+		s, ok := l.str(p.Key("kind"), v)
+		if !ok {
 			return nil
 		}
+		kinds := []string{KindProtocol, KindGnubg, KindBuiltin}
+		if l.game != nil {
+			kinds = append([]string{KindProtocol}, l.game.PlayerKinds()...)
+		}
+		if !slices.Contains(kinds, s) {
+			if slices.Contains([]string{KindGnubg, KindBuiltin}, s) {
+				l.errorf(p.Key("kind"), "player kind %q is not offered for game %q (want %s)", s, l.game.Name(), orList(kinds))
+			} else {
+				l.errorf(p.Key("kind"), "unknown player kind %q (want %s)", s, orList(kinds))
+			}
+			return nil
+		}
+		pl.Kind = s
 	}
 	allowed := playerKindKeys(pl.Kind)
 	if l.game != nil {
@@ -119,119 +257,13 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 		}
 	}
 	l.checkKeys(p, t, allowed, playerKeys(), fmt.Sprintf("not allowed for a player of kind %q", pl.Kind))
-	for _, b := range []struct {
-		key string
-		dst *bool
-	}{{"is_reliable_scorer", &pl.ReliableScorer}, {"allow_claim", &pl.AllowClaim}} {
-		if v, ok := t[b.key]; ok {
-			if x, ok := l.boolean(p.Key(b.key), v); ok {
-				*b.dst = x
-			}
+	for _, s := range playerSettings() {
+		if v, ok := t[s.key]; ok && slices.Contains(allowed, s.key) {
+			s.read(l, p.Key(s.key), v, pl)
 		}
 	}
-	if v, ok := t["gtp_aliases"]; ok {
-		if aliases, ok := l.table(p.Key("gtp_aliases"), v); ok {
-			pl.GTPAliases = map[string]string{}
-			for _, k := range l.sortedKeys(p.Key("gtp_aliases"), aliases) {
-				if s, ok := l.str(p.Key("gtp_aliases").Key(k), aliases[k]); ok {
-					if strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\r\n") {
-						l.errorf(p.Key("gtp_aliases").Key(k), "must be one command word, got %q", s)
-						continue
-					}
-					pl.GTPAliases[k] = s
-				}
-			}
-		}
-	}
-
-	if v, ok := t["command"]; ok {
-		pl.Command = l.command(p.Key("command"), v)
-	} else if pl.Kind == KindProtocol {
+	if pl.Kind == KindProtocol && len(pl.Command) == 0 && t["command"] == nil {
 		l.errorf(p.Key("command"), "required for a player of kind %q", KindProtocol)
-	}
-	if len(pl.Command) > 0 && strings.Contains(pl.Command[0], "/") {
-		pl.Command[0] = l.resolve(pl.Command[0])
-	}
-	if v, ok := t["cwd"]; ok {
-		if s, ok := l.str(p.Key("cwd"), v); ok {
-			if s == "" {
-				l.errorf(p.Key("cwd"), "empty directory")
-			} else {
-				pl.Cwd = l.resolve(s)
-				if l.checkFiles {
-					if fi, err := os.Stat(pl.Cwd); err != nil {
-						l.errorf(p.Key("cwd"), "directory %s: %v", pl.Cwd, errors.Unwrap(err))
-					} else if !fi.IsDir() {
-						l.errorf(p.Key("cwd"), "%s is not a directory", pl.Cwd)
-					}
-				}
-			}
-		}
-	}
-	if v, ok := t["environ"]; ok {
-		if env, ok := l.table(p.Key("environ"), v); ok {
-			pl.Environ = make(map[string]string, len(env))
-			for _, k := range l.sortedKeys(p.Key("environ"), env) {
-				kp := p.Key("environ").Key(k)
-				if k == "" || strings.ContainsAny(k, "=\x00") {
-					l.errorf(kp, "invalid environment variable name")
-					continue
-				}
-				if s, ok := l.str(kp, env[k]); ok {
-					pl.Environ[k] = s
-				}
-			}
-		}
-	}
-	if v, ok := t["startup_commands"]; ok {
-		if cmds, ok := l.strList(p.Key("startup_commands"), v); ok {
-			for i, s := range cmds {
-				if strings.TrimSpace(s) == "" {
-					l.errorf(p.Key("startup_commands").At(i), "empty command")
-				} else if strings.ContainsAny(s, "\r\n") {
-					l.errorf(p.Key("startup_commands").At(i), "command contains a line break")
-				}
-			}
-			pl.StartupCommands = cmds
-		}
-	}
-	if v, ok := t["discard_stderr"]; ok {
-		if b, ok := l.boolean(p.Key("discard_stderr"), v); ok {
-			pl.DiscardStderr = b
-		}
-	}
-	if v, ok := t["timeout"]; ok {
-		if d, ok := l.duration(p.Key("timeout"), v); ok {
-			pl.Timeout = d
-		}
-	}
-	if v, ok := t["stderr_limit"]; ok {
-		if n, ok := (Value{l: l, p: p.Key("stderr_limit"), raw: v}).Int(0, 1<<40); ok {
-			pl.StderrLimit = int64(n)
-		}
-	}
-	if v, ok := t["plies"]; ok {
-		if n, ok := l.integer(p.Key("plies"), v); ok {
-			if n < 0 || n > 100 {
-				l.errorf(p.Key("plies"), "must be between 0 and 100, got %d", n)
-			} else {
-				pl.Plies = int(n)
-			}
-		}
-	}
-	if v, ok := t["noise"]; ok {
-		if f, ok := l.float(p.Key("noise"), v); ok {
-			if !(f >= 0 && f <= 1e6) {
-				l.errorf(p.Key("noise"), "must be a non-negative number, got %v", f)
-			} else {
-				pl.Noise = f
-			}
-		}
-	}
-	if v, ok := t["args"]; ok {
-		if args, ok := l.strList(p.Key("args"), v); ok {
-			pl.Args = args
-		}
 	}
 	if len(l.errs) > errs {
 		return nil
