@@ -180,3 +180,121 @@ func TestDecisionString(t *testing.T) {
 		t.Error("Decision.String")
 	}
 }
+
+// TestLLRScoresMatchesCounts: scores that only take the values 0, 1/2 and
+// 1 give the trinomial LLR, since both are the same empirical distribution.
+func TestLLRScoresMatchesCounts(t *testing.T) {
+	s := SPRT{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05}
+	w, d, l := 130.0, 40.0, 110.0
+	n, sum, sq := w+d+l, w+0.5*d, w+0.25*d
+	// The trinomial regularises only empty categories; with all three
+	// present the two differ by the 2e-3 extra weight at 0 and 1.
+	if got, want := s.LLRScores(n, sum, sq), s.LLR(w, d, l); !close(got, want, 1e-3*math.Abs(want)+1e-6) {
+		t.Errorf("LLRScores = %.6f, LLR = %.6f", got, want)
+	}
+	if s.LLRScores(0, 0, 0) != 0 {
+		t.Error("no samples should give 0")
+	}
+	for _, bad := range [][3]float64{{-1, 0, 0}, {3, math.NaN(), 1}, {3, 1, math.Inf(1)}} {
+		if !math.IsNaN(s.LLRScores(bad[0], bad[1], bad[2])) {
+			t.Errorf("LLRScores%v should be NaN", bad)
+		}
+	}
+	// Samples beyond [0, 1] are fine: all at the mean of H1 favour H1.
+	s1 := ScoreFromElo(20)
+	if got := s.LLRScores(50, 50*s1, 50*s1*s1); !(got > 0) {
+		t.Errorf("LLRScores at H1's mean = %g, want > 0", got)
+	}
+}
+
+// luckAdjustedMatch draws one match between players an Elo apart, as a
+// luck-adjusted result would see it: the win W, and the score
+// p + (1-captured)(W-p) - noise, where captured is the share of the luck
+// that the analysis recognises and noise the error of its estimate. Its
+// expectation is p, the chance of winning, whatever the noise.
+func luckAdjustedMatch(r *rand.Rand, elo, captured, noiseSD float64, laplace bool) (win, score float64) {
+	p := ScoreFromElo(elo)
+	if r.Float64() < p {
+		win = 1
+	}
+	noise := noiseSD * r.NormFloat64()
+	if laplace { // heavier tails, the same standard deviation
+		noise = noiseSD / math.Sqrt2 * r.ExpFloat64()
+		if r.IntN(2) == 0 {
+			noise = -noise
+		}
+	}
+	return win, p + (1-captured)*(win-p) - noise
+}
+
+// runLuckSPRT runs the test on luck-adjusted scores (luck true) or on the
+// wins and losses of the same matches, until it decides.
+func runLuckSPRT(s SPRT, r *rand.Rand, elo, captured, noiseSD float64, laplace, luck bool) (Decision, int) {
+	var n, sum, sq, wins float64
+	for games := 1; games <= 100000; games++ {
+		w, x := luckAdjustedMatch(r, elo, captured, noiseSD, laplace)
+		n, sum, sq, wins = n+1, sum+x, sq+x*x, wins+w
+		llr := s.LLR(wins, 0, n-wins)
+		if luck {
+			if games < MinScoreSamples {
+				continue
+			}
+			llr = s.LLRScores(n, sum, sq)
+		}
+		if dec := s.Decide(llr); dec != Continue {
+			return dec, games
+		}
+	}
+	return Continue, 100000
+}
+
+// TestLuckAdjustedSPRTErrorRates checks by simulation that the test on
+// luck-adjusted scores keeps its error rates, and counts the games it
+// saves against the test on wins. The models bracket what `ringmaster
+// analyse` measured on bgbot matches (the luck-adjusted variance 0.10 to
+// 0.24 of the raw one): a Gaussian error with 90% of the luck recognised
+// (variance ratio 0.10), and a heavier-tailed Laplace error with 75%
+// recognised (0.22).
+func TestLuckAdjustedSPRTErrorRates(t *testing.T) {
+	runs := 4000
+	if testing.Short() {
+		runs = 500
+	}
+	s := SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05}
+	for _, m := range []struct {
+		name              string
+		captured, noiseSD float64
+		laplace           bool
+	}{{"gaussian", 0.9, 0.15, false}, {"laplace", 0.75, 0.2, true}} {
+		r := rand.New(rand.NewPCG(11, 12))
+		var fp, fn, games, rawGames int
+		for range runs {
+			d0, g0 := runLuckSPRT(s, r, s.Elo0, m.captured, m.noiseSD, m.laplace, true)
+			d1, g1 := runLuckSPRT(s, r, s.Elo1, m.captured, m.noiseSD, m.laplace, true)
+			if d0 == AcceptH1 {
+				fp++
+			}
+			if d1 == AcceptH0 {
+				fn++
+			}
+			games += g0 + g1
+		}
+		for range runs / 10 { // the test on wins, for its average length
+			_, g0 := runLuckSPRT(s, r, s.Elo0, m.captured, m.noiseSD, m.laplace, false)
+			_, g1 := runLuckSPRT(s, r, s.Elo1, m.captured, m.noiseSD, m.laplace, false)
+			rawGames += g0 + g1
+		}
+		fpr, fnr := float64(fp)/float64(runs), float64(fn)/float64(runs)
+		avg, rawAvg := float64(games)/float64(2*runs), float64(rawGames)/float64(2*(runs/10))
+		t.Logf("%s: false positives %.3f, false negatives %.3f (nominal 0.05) over %d runs each; "+
+			"%.0f games on average against %.0f on wins (%.1f times fewer)", m.name, fpr, fnr, runs, avg, rawAvg, rawAvg/avg)
+		// Three binomial standard deviations above the nominal rate.
+		limit := 0.05 + 3*math.Sqrt(0.05*0.95/float64(runs))
+		if fpr > limit || fnr > limit {
+			t.Errorf("%s: error rates %.3f and %.3f, want at most %.3f", m.name, fpr, fnr, limit)
+		}
+		if rawAvg < 3*avg {
+			t.Errorf("%s: %.0f games against %.0f on wins; luck adjustment should need at least 3 times fewer", m.name, avg, rawAvg)
+		}
+	}
+}
