@@ -39,7 +39,10 @@ type JSONMatchup struct {
 	// luck_adjust, over the games analysed).
 	LuckAdjusted *JSONInterval `json:"luck_adjusted_points_per_game,omitempty"`
 	Elo          *JSONInterval `json:"elo,omitempty"`
-	SPRT         *JSONSPRT     `json:"sprt,omitempty"`
+	// LuckAdjustedElo is the Elo from the luck-adjusted results, where
+	// they are win-or-loss scores (backgammon matches).
+	LuckAdjustedElo *JSONInterval `json:"luck_adjusted_elo,omitempty"`
+	SPRT            *JSONSPRT     `json:"sprt,omitempty"`
 	// Game holds the game's own section under its name, e.g.
 	// "backgammon": {"match_length": 5, "gammons": [...], "cube": [...]}.
 	Game map[string]any `json:"-"`
@@ -89,6 +92,10 @@ type JSONSPRT struct {
 	Lower    JSONFloat `json:"lower_bound"`
 	Upper    JSONFloat `json:"upper_bound"`
 	Decision string    `json:"decision"`
+	// LuckAdjusted says the test reads luck-adjusted results; Samples is
+	// then how many it has read (games, or pairs for paired dice).
+	LuckAdjusted bool `json:"luck_adjusted,omitempty"`
+	Samples      int  `json:"samples,omitempty"`
 }
 
 // ShowJSON writes the report as JSON.
@@ -129,10 +136,13 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 				jm.PointsPerGame = &JSONInterval{Value: JSONFloat(sum.Mean), Low: JSONFloat(sum.Low), High: JSONFloat(sum.High), Basis: basis}
 			}
 		}
-		if r.Comp.LuckAdjust && len(s.luck) >= 2 {
+		if r.Comp.JudgesGames(m) && len(s.luck) >= 2 {
 			l := ratings.PointsPerGame(s.luck)
 			jm.LuckAdjusted = &JSONInterval{Value: JSONFloat(l.Mean), Low: JSONFloat(l.Low), High: JSONFloat(l.High),
 				Basis: fmt.Sprintf("%d games analysed", len(s.luck))}
+			if elo, lo, hi, ok := r.luckAdjustedElo(m, l); ok {
+				jm.LuckAdjustedElo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
+			}
 		}
 		if s.wins[0] > 0 && s.wins[1] > 0 {
 			elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
@@ -143,7 +153,8 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 		if s.sprt != nil {
 			llr, d := s.sprt.state()
 			lo, hi := s.sprt.test.Bounds()
-			jm.SPRT = &JSONSPRT{LLR: JSONFloat(llr), Lower: JSONFloat(lo), Upper: JSONFloat(hi), Decision: d.String()}
+			jm.SPRT = &JSONSPRT{LLR: JSONFloat(llr), Lower: JSONFloat(lo), Upper: JSONFloat(hi), Decision: d.String(),
+				LuckAdjusted: s.sprt.luck, Samples: int(s.sprt.n)}
 		}
 		rep.Matchups = append(rep.Matchups, jm)
 	}

@@ -116,6 +116,31 @@ func signed(x float64) string {
 	return fmt.Sprintf("%+.3f", x)
 }
 
+// luckAdjustedElo turns a matchup's luck-adjusted points per game into an
+// Elo difference with its interval, where they are win-or-loss scores
+// (+1, -1): the score is (1+x)/2. ok is false where they are not, or the
+// figures are not finite.
+func (r *Ringmaster) luckAdjustedElo(m *control.Matchup, l ratings.Summary) (elo, low, high float64, ok bool) {
+	jg, isJudge := r.Game.(judge.Game)
+	if !isJudge || !jg.WinScaled(m.Settings) {
+		return 0, 0, 0, false
+	}
+	// A luck-adjusted score may stray past 0 or 1; the Elo of the
+	// interval's end is then unbounded, shown as such.
+	toElo := func(x float64) float64 {
+		switch score := (1 + x) / 2; {
+		case score <= 0:
+			return math.Inf(-1)
+		case score >= 1:
+			return math.Inf(1)
+		default:
+			return ratings.EloFromScore(score)
+		}
+	}
+	elo, low, high = toElo(l.Mean), toElo(l.Low), toElo(l.High)
+	return elo, low, high, !math.IsNaN(elo) && !math.IsInf(elo, 0)
+}
+
 // reportData is what a report is made from: the stored results, the void
 // attempts and the engines' self-descriptions.
 type reportData struct {
@@ -277,11 +302,14 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	tw.Flush()
 	sum, basis := s.summary()
 	fmt.Fprintf(w, "%s for %s: %s, 95%% interval %s to %s (%s)\n", unit, m.PlayerA, signed(sum.Mean), signed(sum.Low), signed(sum.High), basis)
-	if r.Comp.LuckAdjust {
+	if r.Comp.JudgesGames(m) {
 		if len(s.luck) >= 2 {
 			l := ratings.PointsPerGame(s.luck)
 			fmt.Fprintf(w, "luck-adjusted %s for %s: %s, 95%% interval %s to %s (%d of %d games analysed)\n", unit, m.PlayerA,
 				signed(l.Mean), signed(l.Low), signed(l.High), len(s.luck), s.played)
+			if elo, lo, hi, ok := r.luckAdjustedElo(m, l); ok {
+				fmt.Fprintf(w, "luck-adjusted Elo %s - %s: %s (95%% interval %s to %s)\n", m.PlayerA, m.PlayerB, eloText(elo), eloText(lo), eloText(hi))
+			}
 		} else {
 			fmt.Fprintf(w, "luck-adjusted %s: not yet (%d games analysed; run 'ringmaster analyse')\n", unit, len(s.luck))
 		}

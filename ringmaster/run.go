@@ -2,6 +2,7 @@ package ringmaster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -88,6 +89,9 @@ type runner struct {
 	started    int
 	matchups   map[string]*control.Matchup
 	sprts      map[string]*sprtTally // matchups with a sequential test
+	// judges are the judges of the luck adjustment by worker slot, made
+	// when first needed; each is used by its slot's goroutine only.
+	judges []judge.Judge
 }
 
 // Run plays the competition until every game is played, a stop is
@@ -108,8 +112,8 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	if opts.Errors == nil {
 		opts.Errors = os.Stderr
 	}
-	if _, ok := r.Game.(judge.Game); r.Comp.LuckAdjust && !ok {
-		return Stopped, fmt.Errorf("%s: luck_adjust: %w for %s", r.Comp.Path, ErrNoAnalysis, r.Game.Name())
+	if err := r.checkJudging(); err != nil {
+		return Stopped, err
 	}
 	st, err := r.openStore(ctx)
 	if err != nil {
@@ -159,7 +163,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 		return Stopped, err
 	}
 	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev, engines: engines,
-		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}}
+		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}, judges: make([]judge.Judge, opts.Parallel)}
 	for _, m := range r.Comp.Matchups {
 		run.matchups[m.ID] = m
 		if _, err := r.Game.Referee(m, nil); err != nil {
@@ -413,7 +417,11 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	if err := run.sched.Fix(job.GameID); err != nil {
 		run.log.warnf("game %s: %v", job.GameID, err)
 	}
-	run.sprtResult(res)
+	var luck *[2]float64
+	if run.rm.Comp.JudgesGames(m) {
+		luck = run.judgeForLuck(ctx, slot, res)
+	}
+	run.sprtResult(res, luck)
 	if run.rm.Comp.RecordGames {
 		run.writeRecordFiles(job.GameID, res.Records)
 	}
@@ -489,6 +497,63 @@ func describe(r store.GameResult) string {
 	return r.Winner + " won"
 }
 
+// checkJudging refuses a run whose luck adjustment the game cannot give:
+// luck_adjust for a game without analysis, or a luck-adjusted sequential
+// test where a game's luck-adjusted result is not a score.
+func (r *Ringmaster) checkJudging() error {
+	jg, ok := r.Game.(judge.Game)
+	if r.Comp.LuckAdjust && !ok {
+		return fmt.Errorf("%s: luck_adjust: %w for %s", r.Comp.Path, ErrNoAnalysis, r.Game.Name())
+	}
+	for _, m := range r.Comp.Matchups {
+		if m.SPRT == nil || !m.SPRT.LuckAdjusted {
+			continue
+		}
+		where := r.Comp.Where(m, "sprt")
+		if !ok {
+			return fmt.Errorf("%s.luck_adjusted: %w for %s", where, ErrNoAnalysis, r.Game.Name())
+		}
+		if !jg.WinScaled(m.Settings) {
+			return fmt.Errorf("%s.luck_adjusted: matchup %s: under its settings a game's luck-adjusted result is not a win-or-loss score "+
+				"(backgammon: matches are, money games are not; set match_length)", where, m.ID)
+		}
+	}
+	return nil
+}
+
+// judgeForLuck judges a finished game at LuckAdjustPlies with the slot's
+// judge and stores the analysis, and returns its luck-adjusted points by
+// seat. Where judging fails it logs why and returns nil: the game is
+// judged again by the next run's start or by 'ringmaster analyse'.
+func (run *runner) judgeForLuck(ctx context.Context, slot int, res store.GameResult) *[2]float64 {
+	j := run.judges[slot]
+	if j == nil {
+		var err error
+		if j, err = run.rm.Game.(judge.Game).NewJudge(LuckAdjustPlies); err != nil {
+			run.log.warnf("game %s: luck adjustment: %v", res.GameID, err)
+			return nil
+		}
+		run.judges[slot] = j
+	}
+	start := time.Now()
+	a, err := judgeGame(ctx, run.st, j, res)
+	if err != nil {
+		if ctx.Err() == nil {
+			run.log.warnf("game %s: luck adjustment: %v", res.GameID, err)
+		}
+		return nil
+	}
+	a.Plies, a.Judge, a.Seconds = LuckAdjustPlies, j.Name(), time.Since(start).Seconds()
+	if err := run.st.SaveAnalysis(context.WithoutCancel(ctx), a); err != nil && !errors.Is(err, store.ErrAnalysed) {
+		run.log.warnf("game %s: luck adjustment: %v", res.GameID, err)
+	}
+	luck, ok := a.Figures[judge.LuckAdjusted]
+	if !ok {
+		return nil
+	}
+	return &luck
+}
+
 // startSPRTs rebuilds each sequential test from the stored results and
 // concludes the matchups already decided.
 func (run *runner) startSPRTs(ctx context.Context) error {
@@ -504,10 +569,27 @@ func (run *runner) startSPRTs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	analyses, err := run.st.Analyses(ctx, LuckAdjustPlies)
+	if err != nil {
+		return err
+	}
 	for _, res := range results {
-		if t := run.sprts[res.MatchupID]; t != nil {
-			t.add(res)
+		t := run.sprts[res.MatchupID]
+		if t == nil {
+			continue
 		}
+		var luck *[2]float64
+		if a := analyses[res.GameID]; a != nil {
+			if v, ok := a.Figures[judge.LuckAdjusted]; ok {
+				luck = &v
+			}
+		} else if t.luck && res.Winner != "" {
+			// Finished but not judged (the last run stopped in between).
+			if luck = run.judgeForLuck(ctx, 0, res); luck != nil {
+				run.log.printf("game %s: judged for the luck-adjusted SPRT", res.GameID)
+			}
+		}
+		t.add(res, luck)
 	}
 	for id, t := range run.sprts {
 		if _, d := t.state(); d != ratings.Continue {
@@ -517,16 +599,16 @@ func (run *runner) startSPRTs(ctx context.Context) error {
 	return nil
 }
 
-// sprtResult feeds a result to its matchup's test and stops the matchup
-// once the test decides.
-func (run *runner) sprtResult(res store.GameResult) {
+// sprtResult feeds a result (with its luck-adjusted points by seat, or
+// nil) to its matchup's test and stops the matchup once the test decides.
+func (run *runner) sprtResult(res store.GameResult, luck *[2]float64) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	t := run.sprts[res.MatchupID]
 	if t == nil {
 		return
 	}
-	t.add(res)
+	t.add(res, luck)
 	if _, d := t.state(); d != ratings.Continue {
 		run.sched.Conclude(res.MatchupID)
 		run.log.printf("matchup %s: %s; no more games for it", res.MatchupID, t.describe())

@@ -56,8 +56,13 @@ func (r *Ringmaster) gather(d reportData) []*matchupStats {
 			byID[res.MatchupID] = s
 			list = append(list, s)
 		}
-		s.add(res)
-		if luck, ok := d.luck[res.GameID]; ok {
+		luck, ok := d.luck[res.GameID]
+		var luckAdjusted *[2]float64
+		if ok {
+			luckAdjusted = &luck
+		}
+		s.add(res, luckAdjusted)
+		if ok {
 			// Seat A's luck-adjusted points, from the matchup's view.
 			if res.Swapped {
 				luck[0] = luck[1]
@@ -68,9 +73,11 @@ func (r *Ringmaster) gather(d reportData) []*matchupStats {
 	return list
 }
 
-func (s *matchupStats) add(res store.GameResult) {
+// add counts a result; luckAdjusted is its analysis's luck-adjusted
+// points by seat, or nil.
+func (s *matchupStats) add(res store.GameResult, luckAdjusted *[2]float64) {
 	if s.sprt != nil {
-		s.sprt.add(res)
+		s.sprt.add(res, luckAdjusted)
 	}
 	// Seat sides to matchup sides: seat A is the matchup's A unless swapped.
 	sides := [2]store.Side{res.A, res.B}

@@ -97,10 +97,16 @@ type Competition struct {
 	// competitor at index i has the letter CompetitorLetter(i).
 	Competitors []string
 	RecordGames bool
-	// LuckAdjust has each run end by analysing its new games (at 0 ply,
-	// where the game offers analysis) so that reports give luck-adjusted
-	// points per game beside the raw ones.
+	// LuckAdjust has each game judged as it ends (at 0 ply, where the
+	// game offers analysis) so that reports give luck-adjusted points per
+	// game beside the raw ones.
 	LuckAdjust bool
+}
+
+// JudgesGames reports whether a run judges m's games as they end: with
+// luck_adjust, or when m's sequential test reads luck-adjusted results.
+func (c *Competition) JudgesGames(m *Matchup) bool {
+	return c.LuckAdjust || (m.SPRT != nil && m.SPRT.LuckAdjusted)
 }
 
 // OutputSuffixes lists what the ringmaster writes beside a control file

@@ -670,7 +670,12 @@ func TestSPRTSettings(t *testing.T) {
 	if got := c.Matchups[0].SPRT; got == nil || *got != (SPRT{Elo0: 0, Elo1: 30, Alpha: 0.05, Beta: 0.05}) {
 		t.Errorf("sprt %+v", got)
 	}
+	lc, err := parse("s.toml", []byte(strings.Replace(base, "elo1 = 30", "elo1 = 30, luck_adjusted = true", 1)))
+	if err != nil || !lc.Matchups[0].SPRT.LuckAdjusted || !lc.JudgesGames(lc.Matchups[0]) || c.JudgesGames(c.Matchups[0]) {
+		t.Errorf("luck_adjusted not read (%v)", err)
+	}
 	bad := []struct{ text, want string }{
+		{strings.Replace(base, "elo1 = 30", "elo1 = 30, luck_adjusted = 1", 1), "s.toml:4: sprt.luck_adjusted: must be"},
 		{strings.Replace(base, "elo1 = 30", "elo1 = -5", 1), "s.toml:4: sprt.elo1: must be greater than elo0"},
 		{strings.Replace(base, "elo1 = 30", "elo1 = 30, alpha = 0.7", 1), "s.toml:4: sprt.alpha: must be between 0 and 0.5"},
 		{strings.Replace(base, "elo1 = 30", "elo1 = 30, gamma = 1", 1), "sprt.gamma"},

@@ -43,9 +43,13 @@ type matchupDefaults struct {
 // SPRT is a sequential test of the first player's strength against the
 // second's, in Elo from game (or match) wins: H0 says the difference is
 // Elo0, H1 says Elo1; Alpha and Beta are the error rates allowed.
+// LuckAdjusted has the test read each game's luck-adjusted result (from
+// the game's analysis, judged as each game ends) instead of its win or
+// loss: the same expected score with less variance, so fewer games.
 type SPRT struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
+	Elo0, Elo1   float64
+	Alpha, Beta  float64
+	LuckAdjusted bool
 }
 
 // Where names the place in the control file that sets key for matchup m:
@@ -141,15 +145,20 @@ func (l *loader) numberOfGames(p keyPath, v any) (int, bool) {
 	return int(n), true
 }
 
-// sprt reads a table {elo0, elo1, alpha, beta}; alpha and beta default to
-// 0.05.
+// sprt reads a table {elo0, elo1, alpha, beta, luck_adjusted}; alpha and
+// beta default to 0.05.
 func (l *loader) sprt(p keyPath, v any) *SPRT {
 	t, ok := l.table(p, v)
 	if !ok {
 		return nil
 	}
-	l.checkKeys(p, t, []string{"elo0", "elo1", "alpha", "beta"}, nil, "")
+	l.checkKeys(p, t, []string{"elo0", "elo1", "alpha", "beta", "luck_adjusted"}, nil, "")
 	out := &SPRT{Alpha: 0.05, Beta: 0.05}
+	if v, ok := t["luck_adjusted"]; ok {
+		if b, ok := l.boolean(p.Key("luck_adjusted"), v); ok {
+			out.LuckAdjusted = b
+		}
+	}
 	fields := []struct {
 		key      string
 		dst      *float64

@@ -36,6 +36,12 @@ type Game interface {
 	WritePlayers(w io.Writer, players []Player) error
 	// PlayerJSON is one player's (or side's) statistics for --json.
 	PlayerJSON(p Player) any
+	// WinScaled reports whether, under these settings, a game's
+	// LuckAdjusted figure estimates its win or loss (+1 a win, -1 a loss),
+	// so that (1+x)/2 estimates the chance of winning and may stand for
+	// the game's score in an Elo or a sequential test (backgammon: in
+	// matches; a money game's points are not a score).
+	WinScaled(s control.GameSettings) bool
 }
 
 // Judge analyses finished games.

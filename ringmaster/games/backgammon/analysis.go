@@ -259,3 +259,11 @@ func (g *Game) PlayerJSON(p judge.Player) any {
 // MatchLength implements ringmaster.MatchLengther: the ratings put an
 // N-point match on the FIBS scale; a money game (0) is a single game.
 func (g *Game) MatchLength(s control.GameSettings) int { return s.(*Settings).MatchLength }
+
+// WinScaled implements judge.Game: in a match the luck-adjusted figure is
+// the luck-adjusted match winning chance gained, doubled, which estimates
+// the match's +1 or -1; in money play it is points, not a score.
+func (g *Game) WinScaled(s control.GameSettings) bool {
+	bs, ok := s.(*Settings)
+	return ok && bs.MatchLength > 0
+}
