@@ -186,17 +186,20 @@ func TestLuckAdjustedSPRTRefused(t *testing.T) {
 // sequences of the matchup's pairs drawn with replacement (a bootstrap of
 // the competition) and prints the average number of pairs each needed
 // and how often each accepted H1. It runs when GAMEMILL_SPRT_REPLAY names
-// the control file; GAMEMILL_SPRT_ELO1 sets elo1 (elo0 is 0; default 50).
+// the control file; GAMEMILL_SPRT_ELO0 and GAMEMILL_SPRT_ELO1 set the
+// hypotheses (default 0 and 50).
 func TestSPRTReplay(t *testing.T) {
 	ctl := os.Getenv("GAMEMILL_SPRT_REPLAY")
 	if ctl == "" {
 		t.Skip("set GAMEMILL_SPRT_REPLAY=CONTROL.toml of a played competition with luck_adjust = true")
 	}
-	elo1 := 50.0
-	if v := os.Getenv("GAMEMILL_SPRT_ELO1"); v != "" {
-		var err error
-		if elo1, err = strconv.ParseFloat(v, 64); err != nil {
-			t.Fatal(err)
+	elo0, elo1 := 0.0, 50.0
+	for name, dst := range map[string]*float64{"GAMEMILL_SPRT_ELO0": &elo0, "GAMEMILL_SPRT_ELO1": &elo1} {
+		if v := os.Getenv(name); v != "" {
+			var err error
+			if *dst, err = strconv.ParseFloat(v, 64); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
 		}
 	}
 	ctx := context.Background()
@@ -244,7 +247,7 @@ func TestSPRTReplay(t *testing.T) {
 		if len(pairs) < 20 {
 			t.Fatalf("matchup %s: %d complete pairs judged", m.ID, len(pairs))
 		}
-		test := ratings.SPRT{Elo0: 0, Elo1: elo1, Alpha: 0.05, Beta: 0.05}
+		test := ratings.SPRT{Elo0: elo0, Elo1: elo1, Alpha: 0.05, Beta: 0.05}
 		r := rand.New(rand.NewPCG(1, 2))
 		const runs, most = 2000, 100000
 		var rawPairs, luckPairs, rawH1, luckH1 int
@@ -275,8 +278,8 @@ func TestSPRTReplay(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("matchup %s (%d pairs), SPRT [0, %g] at 5%%: on wins %.1f pairs on average, H1 %.1f%%; luck-adjusted %.1f pairs, H1 %.1f%%; %.1f times fewer",
-			m.ID, len(pairs), elo1, float64(rawPairs)/runs, 100*float64(rawH1)/runs, float64(luckPairs)/runs, 100*float64(luckH1)/runs,
+		t.Logf("matchup %s (%d pairs), SPRT [%g, %g] at 5%%: on wins %.1f pairs on average, H1 %.1f%%; luck-adjusted %.1f pairs, H1 %.1f%%; %.1f times fewer",
+			m.ID, len(pairs), elo0, elo1, float64(rawPairs)/runs, 100*float64(rawH1)/runs, float64(luckPairs)/runs, 100*float64(luckH1)/runs,
 			float64(rawPairs)/float64(luckPairs))
 	}
 }
