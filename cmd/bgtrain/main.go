@@ -68,7 +68,9 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	alpha := fs.Float64("alpha", 0.1, "learning rate at the start")
 	alphaEnd := fs.Float64("alpha-end", 0.02, "learning rate at the end (linear decay)")
 	lambda := fs.Float64("lambda", 0.7, "TD(lambda) trace decay")
-	hidden := fs.Int("hidden", 80, "hidden units of a new network")
+	hidden := fs.Int("hidden", 80, "hidden units of a new (or, with --widen, widened) network")
+	layout := fs.Int("layout", bgbot.LayoutV1, "input layout of a new (or, with --widen, widened) network: 1 (214 inputs) or 2 (246: layout 1 plus gnubg-style features)")
+	widen := fs.Bool("widen", false, "with --resume: first widen the network to --layout and --hidden, keeping what it computes")
 	seed := fs.Uint64("seed", 1, "seed of the dice and of a new network's weights")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel self-play workers (weights averaged every --sync games each)")
 	syncEvery := fs.Int("sync", 250, "games per worker between weight averages")
@@ -85,6 +87,10 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 		return cli.Usagef("train: want --alpha > 0 and --alpha-end >= 0")
 	case !(*lambda >= 0 && *lambda <= 1):
 		return cli.Usagef("train: want --lambda between 0 and 1, got %v", *lambda)
+	case bgbot.InputsOf(*layout) == 0:
+		return cli.Usagef("train: --layout %d: want %d or %d", *layout, bgbot.LayoutV1, bgbot.LayoutV2)
+	case *widen && *resume == "":
+		return cli.Usagef("train: --widen needs --resume")
 	}
 	var w *bgbot.Weights
 	var err error
@@ -98,8 +104,14 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("resume %s: %w", *resume, err)
 		}
-		fmt.Fprintf(stdout, "resuming %s: %d hidden units, %d games\n", *resume, w.Hidden, w.Games)
-	} else if w, err = bgbot.NewRandomWeights(*hidden, *seed); err != nil {
+		fmt.Fprintf(stdout, "resuming %s: layout %d, %d hidden units, %d games\n", *resume, w.Layout, w.Hidden, w.Games)
+		if *widen {
+			if w, err = w.Widen(*layout, *hidden, bgbot.SeededRand(*seed)); err != nil {
+				return cli.Usagef("train: %v", err)
+			}
+			fmt.Fprintf(stdout, "widened to layout %d, %d hidden units\n", w.Layout, w.Hidden)
+		}
+	} else if w, err = bgbot.NewWeightsLayout(*layout, *hidden, bgbot.SeededRand(*seed)); err != nil {
 		return err
 	}
 	begin := time.Now()

@@ -74,13 +74,30 @@ func rearmost(s *[25]int8) int {
 // encoder computes the inputs of a position. It is cheap to build and
 // holds no state besides the rolls table.
 type encoder struct {
-	rolls [21]roll
+	rolls  [21]roll
+	layout int
 }
 
-func newEncoder() encoder { return encoder{rolls: allRolls()} }
+func newEncoder() encoder { return encoder{rolls: allRolls(), layout: LayoutV1} }
 
-// encode fills x (len NumInputs, zeroed by encode) and appends the indexes
-// of non-zero inputs to nz, returning it.
+// newEncoderFor returns an encoder for the input layout (LayoutV1 or
+// LayoutV2; checked by the callers).
+func newEncoderFor(layout int) encoder { return encoder{rolls: allRolls(), layout: layout} }
+
+// InputsOf returns the number of inputs of an input layout, 0 for an
+// unknown layout.
+func InputsOf(layout int) int {
+	switch layout {
+	case LayoutV1:
+		return NumInputs
+	case LayoutV2:
+		return NumInputsV2
+	}
+	return 0
+}
+
+// encode fills x (len InputsOf(e.layout), zeroed by encode) and appends
+// the indexes of non-zero inputs to nz, returning it.
 func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 	clear(x)
 	nz = nz[:0]
@@ -129,6 +146,17 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 		if v != 0 {
 			x[tdInputs+i] = v
 			nz = append(nz, int32(tdInputs+i))
+		}
+	}
+	if e.layout == LayoutV2 {
+		var xs [2 * ExtraPerSide]float32
+		e.extra(b, backgammon.OnRoll, xs[:ExtraPerSide])
+		e.extra(b, backgammon.Opponent, xs[ExtraPerSide:])
+		for i, v := range xs {
+			if v != 0 {
+				x[NumInputs+i] = v
+				nz = append(nz, int32(NumInputs+i))
+			}
 		}
 	}
 	return nz

@@ -24,9 +24,10 @@ const (
 // NumOutputs is the number of network outputs: the five Probs.
 const NumOutputs = 5
 
-// net is one fully connected network: NumInputs inputs, one hidden layer
-// of sigmoid units and NumOutputs sigmoid outputs.
+// net is one fully connected network: the inputs of its layout, one
+// hidden layer of sigmoid units and NumOutputs sigmoid outputs.
 type net struct {
+	inputs int
 	hidden int
 	w1     []float32 // input-major: w1[i*hidden+j] joins input i to hidden unit j
 	b1     []float32
@@ -34,10 +35,11 @@ type net struct {
 	b2     [NumOutputs]float32
 }
 
-func newNet(hidden int, rng *rand.Rand) *net {
+func newNet(inputs, hidden int, rng *rand.Rand) *net {
 	n := &net{
+		inputs: inputs,
 		hidden: hidden,
-		w1:     make([]float32, NumInputs*hidden),
+		w1:     make([]float32, inputs*hidden),
 		b1:     make([]float32, hidden),
 		w2:     make([]float32, NumOutputs*hidden),
 	}
@@ -55,7 +57,7 @@ func newNet(hidden int, rng *rand.Rand) *net {
 }
 
 func (n *net) clone() *net {
-	c := &net{hidden: n.hidden, b2: n.b2}
+	c := &net{inputs: n.inputs, hidden: n.hidden, b2: n.b2}
 	c.w1 = append([]float32(nil), n.w1...)
 	c.b1 = append([]float32(nil), n.b1...)
 	c.w2 = append([]float32(nil), n.w2...)
@@ -66,26 +68,75 @@ func (n *net) clone() *net {
 // their training. They are read-only after loading; share them freely and
 // give each goroutine its own NetEvaluator.
 type Weights struct {
+	Layout int    // input layout: LayoutV1 or LayoutV2
 	Hidden int    // hidden units per network
 	Games  uint64 // self-play games trained on
 	nets   [NumClasses]*net
 }
 
-// NewWeights returns networks with small random weights drawn from rng.
+// NewWeights returns layout-1 networks with small random weights drawn
+// from rng.
 func NewWeights(hidden int, rng *rand.Rand) (*Weights, error) {
+	return NewWeightsLayout(LayoutV1, hidden, rng)
+}
+
+// NewWeightsLayout returns networks for an input layout with small random
+// weights drawn from rng.
+func NewWeightsLayout(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 	if hidden < 1 || hidden > 4096 {
 		return nil, fmt.Errorf("new weights: hidden units %d out of range 1..4096", hidden)
 	}
-	w := &Weights{Hidden: hidden}
+	in := InputsOf(layout)
+	if in == 0 {
+		return nil, fmt.Errorf("new weights: unknown input layout %d (want %d or %d)", layout, LayoutV1, LayoutV2)
+	}
+	w := &Weights{Layout: layout, Hidden: hidden}
 	for c := range w.nets {
-		w.nets[c] = newNet(hidden, rng)
+		w.nets[c] = newNet(in, hidden, rng)
 	}
 	return w, nil
 }
 
+// Widen returns a copy of w with a larger input layout and at least as
+// many hidden units, computing exactly what w computes: the inputs that
+// layout 2 adds start with zero weights into the old hidden units, and the
+// new hidden units start with small random input weights (from rng) and
+// zero weights into the outputs. Training then teaches the new parts.
+// Layout 2 extends layout 1, so the old inputs keep their indexes.
+func (w *Weights) Widen(layout, hidden int, rng *rand.Rand) (*Weights, error) {
+	if layout < w.Layout || hidden < w.Hidden {
+		return nil, fmt.Errorf("widen: layout %d with %d hidden units to layout %d with %d: only growing is possible", w.Layout, w.Hidden, layout, hidden)
+	}
+	nw, err := NewWeightsLayout(layout, hidden, nil)
+	if err != nil {
+		return nil, fmt.Errorf("widen: %w", err)
+	}
+	nw.Games = w.Games
+	r1 := 1 / float32(math.Sqrt(20))
+	for c, o := range w.nets {
+		n := nw.nets[c]
+		for i := 0; i < n.inputs; i++ {
+			for j := 0; j < hidden; j++ {
+				switch {
+				case j < o.hidden && i < o.inputs:
+					n.w1[i*hidden+j] = o.w1[i*o.hidden+j]
+				case j >= o.hidden && rng != nil:
+					n.w1[i*hidden+j] = (rng.Float32()*2 - 1) * r1
+				}
+			}
+		}
+		copy(n.b1, o.b1)
+		for k := 0; k < NumOutputs; k++ {
+			copy(n.w2[k*hidden:k*hidden+o.hidden], o.w2[k*o.hidden:k*o.hidden+o.hidden])
+		}
+		n.b2 = o.b2
+	}
+	return nw, nil
+}
+
 // Clone returns a deep copy.
 func (w *Weights) Clone() *Weights {
-	c := &Weights{Hidden: w.Hidden, Games: w.Games}
+	c := &Weights{Layout: w.Layout, Hidden: w.Hidden, Games: w.Games}
 	for i, n := range w.nets {
 		c.nets[i] = n.clone()
 	}
@@ -117,10 +168,10 @@ func (w *Weights) Average(ws []*Weights) {
 //	offset size
 //	0      4    magic "BGNT"
 //	4      2    format version (1)
-//	6      2    input layout (LayoutV1)
+//	6      2    input layout (LayoutV1 or LayoutV2)
 //	8      2    classes (2: contact, race)
 //	10     2    outputs (5)
-//	12     4    inputs (NumInputs)
+//	12     4    inputs (InputsOf(layout): 214 or 246)
 //	16     4    hidden units
 //	20     8    self-play games trained
 //	28     4    CRC-32 (IEEE) of the payload that follows
@@ -149,10 +200,10 @@ func (w *Weights) WriteTo(out io.Writer) (int64, error) {
 	copy(h, weightsMagic)
 	le := binary.LittleEndian
 	le.PutUint16(h[4:], weightsVersion)
-	le.PutUint16(h[6:], LayoutV1)
+	le.PutUint16(h[6:], uint16(w.Layout))
 	le.PutUint16(h[8:], NumClasses)
 	le.PutUint16(h[10:], NumOutputs)
-	le.PutUint32(h[12:], NumInputs)
+	le.PutUint32(h[12:], uint32(InputsOf(w.Layout)))
 	le.PutUint32(h[16:], uint32(w.Hidden))
 	le.PutUint64(h[20:], w.Games)
 	le.PutUint32(h[28:], crc32.ChecksumIEEE(payload.Bytes()))
@@ -185,26 +236,28 @@ func ParseWeights(data []byte) (*Weights, error) {
 	if v := le.Uint16(data[4:]); v != weightsVersion {
 		return nil, fmt.Errorf("%w: format version %d, want %d", ErrBadWeights, v, weightsVersion)
 	}
-	if l := le.Uint16(data[6:]); l != LayoutV1 {
-		return nil, fmt.Errorf("%w: input layout %d, want %d", ErrBadWeights, l, LayoutV1)
+	layout := int(le.Uint16(data[6:]))
+	inputs := InputsOf(layout)
+	if inputs == 0 {
+		return nil, fmt.Errorf("%w: input layout %d, want %d or %d", ErrBadWeights, layout, LayoutV1, LayoutV2)
 	}
-	if c, o, in := le.Uint16(data[8:]), le.Uint16(data[10:]), le.Uint32(data[12:]); c != NumClasses || o != NumOutputs || in != NumInputs {
-		return nil, fmt.Errorf("%w: shape %d classes, %d outputs, %d inputs; want %d, %d, %d",
-			ErrBadWeights, c, o, in, NumClasses, NumOutputs, NumInputs)
+	if c, o, in := le.Uint16(data[8:]), le.Uint16(data[10:]), le.Uint32(data[12:]); c != NumClasses || o != NumOutputs || int(in) != inputs {
+		return nil, fmt.Errorf("%w: shape %d classes, %d outputs, %d inputs; want %d, %d, %d for layout %d",
+			ErrBadWeights, c, o, in, NumClasses, NumOutputs, inputs, layout)
 	}
 	hidden := int(le.Uint32(data[16:]))
 	if hidden < 1 || hidden > 4096 {
 		return nil, fmt.Errorf("%w: %d hidden units", ErrBadWeights, hidden)
 	}
 	payload := data[headerSize:]
-	per := NumInputs*hidden + hidden + NumOutputs*hidden + NumOutputs
+	per := inputs*hidden + hidden + NumOutputs*hidden + NumOutputs
 	if len(payload) != 4*per*NumClasses {
 		return nil, fmt.Errorf("%w: payload is %d bytes, want %d", ErrBadWeights, len(payload), 4*per*NumClasses)
 	}
 	if got, want := crc32.ChecksumIEEE(payload), le.Uint32(data[28:]); got != want {
 		return nil, fmt.Errorf("%w: checksum %08x, header says %08x", ErrBadWeights, got, want)
 	}
-	w := &Weights{Hidden: hidden, Games: le.Uint64(data[20:])}
+	w := &Weights{Layout: layout, Hidden: hidden, Games: le.Uint64(data[20:])}
 	off := 0
 	next := func(dst []float32) {
 		for i := range dst {
@@ -213,7 +266,7 @@ func ParseWeights(data []byte) (*Weights, error) {
 		}
 	}
 	for c := range w.nets {
-		n := newNet(hidden, nil)
+		n := newNet(inputs, hidden, nil)
 		next(n.w1)
 		next(n.b1)
 		next(n.w2)
@@ -253,9 +306,9 @@ type NetEvaluator struct {
 func (w *Weights) NewEvaluator() *NetEvaluator {
 	return &NetEvaluator{
 		w:   w,
-		enc: newEncoder(),
-		x:   make([]float32, NumInputs),
-		nz:  make([]int32, 0, NumInputs),
+		enc: newEncoderFor(w.Layout),
+		x:   make([]float32, InputsOf(w.Layout)),
+		nz:  make([]int32, 0, InputsOf(w.Layout)),
 		hid: make([]float32, w.Hidden),
 		grd: make([]float32, w.Hidden),
 	}

@@ -181,5 +181,10 @@ func (tw *trainWorker) game(dice *backgammon.Dice, lambda, alpha float32) error 
 
 // NewRandomWeights is NewWeights with a seeded source, for the trainer.
 func NewRandomWeights(hidden int, seed uint64) (*Weights, error) {
-	return NewWeights(hidden, rand.New(rand.NewPCG(seed, 0x7765696768747321)))
+	return NewWeightsLayout(LayoutV1, hidden, SeededRand(seed))
+}
+
+// SeededRand is the trainer's seeded source of initial weights.
+func SeededRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x7765696768747321))
 }
