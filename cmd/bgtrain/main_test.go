@@ -40,6 +40,41 @@ func TestTrainResume(t *testing.T) {
 	}
 }
 
+// --widen grows a checkpoint to layout 2 and more hidden units, and the
+// result trains and reads back.
+func TestTrainWiden(t *testing.T) {
+	dir := t.TempDir()
+	small, wide := filepath.Join(dir, "s.bgnet"), filepath.Join(dir, "w.bgnet")
+	var stdout, stderr bytes.Buffer
+	ctx := context.Background()
+	if code := run(ctx, []string{"train", "--games", "10", "--hidden", "8", "--workers", "1", "--out", small}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	if code := run(ctx, []string{"train", "--games", "10", "--resume", small, "--widen", "--layout", "2", "--hidden", "12", "--workers", "1", "--out", wide}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	data, err := os.ReadFile(wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := bgbot.ParseWeights(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Layout != bgbot.LayoutV2 || w.Hidden != 12 || w.Games != 20 {
+		t.Errorf("layout %d hidden %d games %d, want 2, 12, 20", w.Layout, w.Hidden, w.Games)
+	}
+	for _, args := range [][]string{
+		{"train", "--widen", "--layout", "2"},                                   // no --resume
+		{"train", "--layout", "3", "--games", "2"},                              // unknown layout
+		{"train", "--resume", wide, "--widen", "--hidden", "4", "--games", "2"}, // narrowing
+	} {
+		if code := run(ctx, args, nil, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
 func TestDuelCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), []string{"duel", "--a", "heuristic", "--b", "random", "--games", "20"}, nil, &stdout, &stderr); code != 0 {

@@ -207,3 +207,17 @@ func BenchmarkNetEvaluateV2(b *testing.B) {
 		ev.Evaluate(bd)
 	}
 }
+
+// BenchmarkNetDecisionV2 is BenchmarkNetDecision with a layout-2 network
+// of 128 hidden units (the default widened: the same cost as a trained one).
+func BenchmarkNetDecisionV2(b *testing.B) {
+	w, err := DefaultWeights()
+	if err != nil {
+		b.Fatal(err)
+	}
+	wide, err := w.Widen(LayoutV2, 128, SeededRand(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchDecisionsCfg(b, Config{Level: LevelNet, Weights: wide})
+}
