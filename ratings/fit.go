@@ -53,6 +53,12 @@ type FitOptions struct {
 	// Level is the two-sided confidence level of the intervals; 0 means
 	// 0.95.
 	Level float64
+	// DrawsAsHalf counts a drawn game as half a win and half a loss, with
+	// no draw parameter: Ordo's convention (its ratings make each
+	// player's expected score equal its score). By default drawn games
+	// fit BayesElo's draw model above, which reads a draw as evidence of
+	// closeness as well.
+	DrawsAsHalf bool
 }
 
 // PlayerRating is one player's row of a Table.
@@ -74,7 +80,7 @@ type Table struct {
 	// DrawElo is the draw parameter of the Rao-Kupper model BayesElo uses
 	// (a game between equals is drawn with probability
 	// 1-2/(1+10^(DrawElo/400))) and its standard error; NaN when no game
-	// was drawn.
+	// was drawn or with DrawsAsHalf.
 	DrawElo, DrawEloStdErr float64
 	// Cov is the covariance matrix of the ratings, in the order of Players.
 	Cov [][]float64
@@ -168,7 +174,7 @@ func FitBradleyTerry(games []Game, opts FitOptions) (*Table, error) {
 		player(g.A)
 		player(g.B)
 		if g.Score == 0.5 {
-			draws = true
+			draws = !opts.DrawsAsHalf
 		} else {
 			decisive++
 		}

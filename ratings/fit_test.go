@@ -274,3 +274,28 @@ func TestFitAllDraws(t *testing.T) {
 		t.Errorf("all draws: %v", err)
 	}
 }
+
+// DrawsAsHalf (Ordo's convention): a draw is half a win and half a loss,
+// so two players' difference is the Elo of the score and no draw
+// parameter is fitted; by default the same games fit the draw model.
+func TestFitDrawsAsHalf(t *testing.T) {
+	g := games("a", "b", 6, 2, 4, -1, 0)
+	tab, err := FitBradleyTerry(g, FitOptions{DrawsAsHalf: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := tab.Rating("a")
+	b, _ := tab.Rating("b")
+	near(t, "a-b", a.Rating-b.Rating, 400*math.Log10(2), 1e-6) // 8 of 12
+	near(t, "stderr of a", a.StdErr, eloPerNat/math.Sqrt(12*2.0/3/3)/2, 1e-6)
+	if !math.IsNaN(tab.DrawElo) || a.Score != 8 {
+		t.Errorf("draw parameter %v, a's score %v: want NaN, 8", tab.DrawElo, a.Score)
+	}
+	rk, err := FitBradleyTerry(g, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsNaN(rk.DrawElo) || rk.DrawElo <= 0 {
+		t.Errorf("without DrawsAsHalf the draw parameter is %v, want > 0", rk.DrawElo)
+	}
+}
