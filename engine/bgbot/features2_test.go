@@ -2,6 +2,7 @@ package bgbot
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -192,19 +193,26 @@ func TestWeightsRoundTripV2(t *testing.T) {
 	}
 }
 
-func BenchmarkNetEvaluateV2(b *testing.B) {
+// BenchmarkNetEvaluateWide measures one evaluation of the default network
+// widened to 128 hidden units, in layout 1 and in layout 2, which splits
+// the cost of layout 2's features from that of the hidden units.
+func BenchmarkNetEvaluateWide(b *testing.B) {
 	w, err := DefaultWeights()
 	if err != nil {
 		b.Fatal(err)
 	}
-	wide, err := w.Widen(LayoutV2, 128, SeededRand(1))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ev := wide.NewEvaluator()
-	bd := backgammon.Standard.StartBoard()
-	for i := 0; i < b.N; i++ {
-		ev.Evaluate(bd)
+	for _, layout := range []int{LayoutV1, LayoutV2} {
+		wide, err := w.Widen(layout, 128, SeededRand(1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("layout%d-128", layout), func(b *testing.B) {
+			ev := wide.NewEvaluator()
+			bd := backgammon.Standard.StartBoard()
+			for i := 0; i < b.N; i++ {
+				ev.Evaluate(bd)
+			}
+		})
 	}
 }
 
