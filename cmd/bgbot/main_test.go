@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/internal/buildtest"
 )
@@ -63,6 +64,24 @@ func script(t *testing.T) []string {
 	c.Board = b
 	closedPos, closedMatch := gnubgid.Encode(c)
 
+	// A race the player on roll cannot win (5 checkers left against 1):
+	// it resigns a single, which the other side accepts.
+	rs := backgammon.NewMatch(money)
+	if err := rs.StartGame(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Play(m); err != nil {
+		t.Fatal(err)
+	}
+	rs.Board = backgammon.Board{}
+	rs.Board[backgammon.OnRoll][5] = 5
+	rs.Board[backgammon.Opponent][0] = 1
+	resignPos, resignMatch := gnubgid.Encode(rs)
+	if err := rs.Resign(backgammon.Single); err != nil {
+		t.Fatal(err)
+	}
+	acceptPos, acceptMatch := gnubgid.Encode(rs)
+
 	mt := backgammon.NewMatch(backgammon.Rules{Variant: backgammon.Standard, Cube: true, MatchLength: 5, Crawford: true})
 	mt.Score = [2]int{2, 3}
 	if err := mt.StartGame(1, 6, 4); err != nil {
@@ -105,6 +124,17 @@ func script(t *testing.T) []string {
 		"gentake",
 		"set_position " + closedPos + " " + closedMatch,
 		"genmove",
+		"known_command genresign",
+		"genresign",
+		"set_position " + resignPos + " " + resignMatch,
+		"genresign",
+		"genaccept",
+		"set_position " + acceptPos + " " + acceptMatch,
+		"genaccept",
+		"genresign",
+		"genresign now",
+		"set_position " + openPos + " " + openMatch,
+		"genresign",
 		"set_position " + matchPos + " " + matchID,
 		"set_game standard 5 crawford",
 		"set_position " + matchPos + " " + matchID,
@@ -225,5 +255,39 @@ func TestExitStatus(t *testing.T) {
 	stdout.Reset()
 	if code := run(context.Background(), []string{"--level", "random"}, strings.NewReader("name\nquit\n"), &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "= bgbot") {
 		t.Errorf("serving: exit %d, stdout %q", code, stdout.String())
+	}
+}
+
+// TestLayout2Weights serves with a layout-2 weights file: the default
+// network widened to layout 2 and 128 hidden units computes what the
+// default does, so its answers must be the same.
+func TestLayout2Weights(t *testing.T) {
+	def, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, err := def.Widen(bgbot.LayoutV2, 128, bgbot.SeededRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "v2.bgnet")
+	var buf bytes.Buffer
+	if _, err := wide.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := "set_position 4HPwATDgc/ABMA MIEFAAAAAAAA\nevaluate\ngenmove\nquit\n"
+	answers := func(args ...string) string {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, strings.NewReader(in), &stdout, &stderr); code != 0 {
+			t.Fatalf("bgbot %q: exit %d, %s", args, code, stderr.String())
+		}
+		return stdout.String()
+	}
+	a, b := answers(), answers("--weights", path)
+	if a != b || !strings.Contains(a, "= 0.") {
+		t.Errorf("default weights answer\n%s\nthe widened layout-2 file\n%s", a, b)
 	}
 }
