@@ -34,7 +34,7 @@ const (
 	XBreak              // pips my checkers behind the opponent's rearmost checker must travel to pass it / 152
 	XTiming             // free pips: pips outside my home board plus spare (third and later) checkers' pips inside it / 150
 	XMobility           // sum over my checkers still in contact of their escapes / (36*15)
-	XMoment2            // second moment of my checkers behind their mean position / 400, capped at 1
+	XMoment2            // second moment of my checkers behind their mean position / 1600, capped at 1
 	XBarFail            // with checkers on my bar: the chance (closed/6)^2 that one cannot enter; 0 otherwise
 	XBarMany            // with two or more on my bar: the chance that they do not both enter
 	XBackbone           // share of my made points above my home board with another made point 1..6 pips in front
@@ -189,7 +189,7 @@ func (e *encoder) extra(b *backgammon.Board, side int, h []float32) {
 			d := float32(p) - mean
 			m2 += float32(v.n[p]) * d * d
 		}
-		h[XMoment2] = min(m2/400, 1)
+		h[XMoment2] = min(m2/1600, 1)
 	}
 
 	// Bar entry against the opponent's home board (my points 19..24).
