@@ -67,6 +67,9 @@ type matchState struct {
 	// Pending is our last move, sent but not yet confirmed by what the
 	// server sent next: a move lost with the connection is not recorded.
 	Pending *bg.Move `json:",omitempty"`
+	// resignAsked is 1 + the ply at whose turn the engine was last asked
+	// to resign: it is asked once a turn.
+	resignAsked int
 }
 
 // commit records our pending move.
@@ -410,9 +413,10 @@ func (b *bridge) handle(ctx context.Context, m fibs.Msg) error {
 	case fibs.GivesUp:
 		err = rb.Drop(b.player(m.Name))
 	case fibs.WantsToResign:
-		if b.player(m.Name) == 1 && st.Resigned == bg.NoResult {
+		p := b.player(m.Name)
+		if st.Resigned == bg.NoResult {
 			level := bg.Result(m.N / max(st.CubeValue, 1))
-			if err = rb.Resign(1, level); err == nil {
+			if err = rb.Resign(p, level); err == nil && p == 1 {
 				b.saveState()
 				return b.answerResignation(ctx)
 			}
@@ -545,6 +549,9 @@ func (b *bridge) move(ctx context.Context) error {
 		b.saveState()
 		return b.handlePartial(ctx, fibs.Msg{Kind: fibs.PleaseMove})
 	}
+	if resigned, err := b.offerResignation(ctx); resigned || err != nil {
+		return err
+	}
 	mv, err := b.engine.move(ctx, st)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -562,7 +569,38 @@ func (b *bridge) move(ctx context.Context) error {
 	return b.send(ctx, fibs.MoveCommand(steps))
 }
 
+// offerResignation gives the engine its chance to resign, once a turn, at
+// the server's first prompt of the turn (roll or double, or move when the
+// server rolled for us): it judges the position before the roll, which is
+// the same for a sure loss. It reports whether a resignation was sent; the
+// record takes it when the server confirms it.
+func (b *bridge) offerResignation(ctx context.Context) (bool, error) {
+	mt := b.cur
+	st := mt.b.State()
+	if mt.resignAsked == st.Plies+1 || st.Resigned != bg.NoResult {
+		return false, nil
+	}
+	mt.resignAsked = st.Plies + 1
+	before := *st
+	before.Dice = [2]int{}
+	level, err := b.engine.resign(ctx, &before)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return false, ctx.Err()
+	case err != nil:
+		b.logf("engine: %v; playing on", err)
+		return false, nil
+	case level == bg.NoResult:
+		return false, nil
+	}
+	b.logf("engine resigns %v", level)
+	return true, b.send(ctx, fibs.ResignCommand(int(level)))
+}
+
 func (b *bridge) rollOrDouble(ctx context.Context) error {
+	if resigned, err := b.offerResignation(ctx); resigned || err != nil {
+		return err
+	}
 	st := b.cur.b.State()
 	double, err := b.engine.double(ctx, st)
 	if err != nil {

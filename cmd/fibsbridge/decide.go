@@ -31,6 +31,10 @@ func (e *engineSeat) take(ctx context.Context, st *bg.State) (bg.Answer, error) 
 	return a, err
 }
 
+func (e *engineSeat) resign(ctx context.Context, st *bg.State) (bg.Result, error) {
+	return e.c.DecideResign(ctx, st)
+}
+
 func (e *engineSeat) acceptResignation(ctx context.Context, st *bg.State) (bool, error) {
 	return e.c.DecideResignation(ctx, st)
 }

@@ -26,7 +26,28 @@ const (
 	CmdGenCube     = "gencube"
 	CmdGenTake     = "gentake"
 	CmdEvaluate    = "evaluate"
+	CmdGenResign   = "genresign"
+	CmdGenAccept   = "genaccept"
 )
+
+// NoResignation is the genresign reply of a player who plays on.
+const NoResignation = "none"
+
+// ParseResignation reads a genresign reply: "none" (NoResult), "single",
+// "gammon" or "backgammon", case-insensitive.
+func ParseResignation(s string) (backgammon.Result, error) {
+	switch strings.ToLower(s) {
+	case NoResignation:
+		return backgammon.NoResult, nil
+	case "single":
+		return backgammon.Single, nil
+	case "gammon":
+		return backgammon.Gammon, nil
+	case "backgammon":
+		return backgammon.Backgammon, nil
+	}
+	return backgammon.NoResult, fmt.Errorf("%s is not none, single, gammon or backgammon", quoteShort(s))
+}
 
 // MaxMatchLength is the longest match a gnubg match ID can describe.
 const MaxMatchLength = 32767

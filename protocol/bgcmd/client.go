@@ -18,6 +18,9 @@ import (
 // the Requester are returned as they are.
 type Client struct {
 	R protocol.Requester
+	// known caches known_command answers: an engine's commands do not
+	// change while it runs.
+	known map[string]bool
 }
 
 // NewClient returns a Client sending through r.
@@ -121,4 +124,61 @@ func (b *Client) Evaluate(ctx context.Context) ([6]float64, error) {
 		return [6]float64{}, &protocol.ReplyError{Command: CmdEvaluate, Reply: text, Reason: perr.Error()}
 	}
 	return v, nil
+}
+
+// Knows asks known_command once per command name and remembers the answer.
+// The reply must be "true" or "false".
+func (b *Client) Knows(ctx context.Context, command string) (bool, error) {
+	if k, ok := b.known[command]; ok {
+		return k, nil
+	}
+	text, err := b.do(ctx, "known_command", command)
+	if err != nil {
+		return false, err
+	}
+	var k bool
+	switch strings.ToLower(strings.TrimSpace(text)) {
+	case "true":
+		k = true
+	case "false":
+	default:
+		return false, &protocol.ReplyError{Command: "known_command", Reply: text, Reason: fmt.Sprintf("reply %s is not true or false", quoteShort(text))}
+	}
+	if b.known == nil {
+		b.known = map[string]bool{}
+	}
+	b.known[command] = k
+	return k, nil
+}
+
+// GenResign asks the player on roll, before its cube decision and roll,
+// whether it resigns: the reply is "none" (backgammon.NoResult), "single",
+// "gammon" or "backgammon" (case-insensitive).
+func (b *Client) GenResign(ctx context.Context) (backgammon.Result, error) {
+	text, err := b.do(ctx, CmdGenResign)
+	if err != nil {
+		return backgammon.NoResult, err
+	}
+	level, perr := ParseResignation(strings.TrimSpace(text))
+	if perr != nil {
+		return backgammon.NoResult, &protocol.ReplyError{Command: CmdGenResign, Reply: text, Reason: perr.Error()}
+	}
+	return level, nil
+}
+
+// GenAccept asks the player offered a resignation (in the match ID)
+// whether it accepts: the reply is "accept" or "decline"
+// (case-insensitive).
+func (b *Client) GenAccept(ctx context.Context) (bool, error) {
+	text, err := b.do(ctx, CmdGenAccept)
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(strings.TrimSpace(text)) {
+	case "accept":
+		return true, nil
+	case "decline":
+		return false, nil
+	}
+	return false, &protocol.ReplyError{Command: CmdGenAccept, Reply: text, Reason: fmt.Sprintf("reply %s is not accept or decline", quoteShort(text))}
 }

@@ -81,12 +81,47 @@ func (b *Client) DecideAnswer(ctx context.Context, st *backgammon.State) (backga
 	return a, nil
 }
 
-// DecideResignation judges the resignation on offer (st.Resigned, by the
-// player on roll) with the engine's cubeless evaluation of the resigner's
-// position: accepted when the offer is at least what playing on is worth
-// to the player asked.
-func (b *Client) DecideResignation(ctx context.Context, st *backgammon.State) (bool, error) {
+// DecideResign asks the player on roll, at the start of its turn (before
+// the cube decision and the roll), whether it resigns, when the engine
+// knows genresign; an engine that does not is never asked and plays on.
+func (b *Client) DecideResign(ctx context.Context, st *backgammon.State) (backgammon.Result, error) {
+	if d := st.Decision(); d != backgammon.DecideCube && d != backgammon.NeedRoll {
+		return backgammon.NoResult, fmt.Errorf("genresign: not at the start of a turn (waiting for %v)", d)
+	}
+	if k, err := b.Knows(ctx, CmdGenResign); err != nil || !k {
+		return backgammon.NoResult, err
+	}
 	if err := b.Tell(ctx, st); err != nil {
+		return backgammon.NoResult, err
+	}
+	return b.GenResign(ctx)
+}
+
+// DecideResignation asks the player offered a resignation (st.Resigned,
+// by the player on roll) whether it accepts: through genaccept when the
+// engine knows it; else, when it knows evaluate, by the engine's cubeless
+// evaluation of the resigner's position (accepted when the offer is at
+// least what playing on is worth to the player asked); else it declines.
+func (b *Client) DecideResignation(ctx context.Context, st *backgammon.State) (bool, error) {
+	if st.Decision() != backgammon.DecideResign {
+		return false, fmt.Errorf("genaccept: no resignation on offer (waiting for %v)", st.Decision())
+	}
+	if k, err := b.Knows(ctx, CmdGenAccept); err != nil {
+		return false, err
+	} else if k {
+		if err := b.Tell(ctx, st); err != nil {
+			return false, err
+		}
+		return b.GenAccept(ctx)
+	}
+	if k, err := b.Knows(ctx, CmdEvaluate); err != nil || !k {
+		return false, err
+	}
+	// evaluate judges the resigner's position, so tell it with the offer
+	// withdrawn: the resigner on roll.
+	onRoll := *st
+	onRoll.Resigned, onRoll.Turn = backgammon.NoResult, st.Move
+	if err := b.Tell(ctx, &onRoll); err != nil {
 		return false, err
 	}
 	v, err := b.Evaluate(ctx)

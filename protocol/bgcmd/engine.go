@@ -30,9 +30,21 @@ type Evaluator interface {
 	Evaluate(ctx context.Context) ([6]float64, error)
 }
 
+// Resigner is implemented by engines that offer and answer resignations
+// (the genresign and genaccept commands).
+type Resigner interface {
+	// GenResign returns the level the player on roll resigns at, before
+	// its cube decision and roll, or backgammon.NoResult to play on.
+	GenResign(ctx context.Context) (backgammon.Result, error)
+	// GenAccept answers the resignation the match ID offers to the player
+	// whose turn it is: true accepts it.
+	GenAccept(ctx context.Context) (bool, error)
+}
+
 // Register registers set_game, set_position, genmove, gencube and
-// gentake on s, and evaluate when e implements [Evaluator]. Argument errors
-// become failure responses without calling e.
+// gentake on s, evaluate when e implements [Evaluator], and genresign and
+// genaccept when it implements [Resigner]. Argument errors become failure
+// responses without calling e.
 func Register(s *protocol.Server, e Engine) {
 	noArgs := func(name string, f func(ctx context.Context) (string, error)) {
 		s.HandleFunc(name, func(ctx context.Context, args []string) (string, error) {
@@ -76,6 +88,30 @@ func Register(s *protocol.Server, e Engine) {
 		}
 		return d.String(), nil
 	})
+	if rs, ok := e.(Resigner); ok {
+		noArgs(CmdGenResign, func(ctx context.Context) (string, error) {
+			level, err := rs.GenResign(ctx)
+			switch {
+			case err != nil:
+				return "", err
+			case level == backgammon.NoResult:
+				return NoResignation, nil
+			case level < backgammon.Single || level > backgammon.Backgammon:
+				return "", fmt.Errorf("engine returned invalid resignation level %d", int(level))
+			}
+			return level.String(), nil
+		})
+		noArgs(CmdGenAccept, func(ctx context.Context) (string, error) {
+			ok, err := rs.GenAccept(ctx)
+			switch {
+			case err != nil:
+				return "", err
+			case ok:
+				return "accept", nil
+			}
+			return "decline", nil
+		})
+	}
 	if ev, ok := e.(Evaluator); ok {
 		noArgs(CmdEvaluate, func(ctx context.Context) (string, error) {
 			v, err := ev.Evaluate(ctx)

@@ -226,6 +226,25 @@ func (e *Engine) GenTake(ctx context.Context) (backgammon.Answer, error) {
 	return backgammon.Drop, nil
 }
 
+// GenResign implements bgcmd.Resigner: the bot resigns only a loss it is
+// sure of (bgbot.Bot.Resignation).
+func (e *Engine) GenResign(ctx context.Context) (backgammon.Result, error) {
+	s, err := e.Need(backgammon.DecideCube, backgammon.NeedRoll)
+	if err != nil {
+		return backgammon.NoResult, err
+	}
+	return e.bot.Resignation(s), nil
+}
+
+// GenAccept implements bgcmd.Resigner (bgbot.Bot.AcceptResignation).
+func (e *Engine) GenAccept(ctx context.Context) (bool, error) {
+	s, err := e.Need(backgammon.DecideResign)
+	if err != nil {
+		return false, err
+	}
+	return e.bot.AcceptResignation(s)
+}
+
 // Evaluate implements bgcmd.Evaluator: the cubeless probabilities of the
 // position for the player on roll (before the roll, at the configured
 // depth) and their cubeless money equity.

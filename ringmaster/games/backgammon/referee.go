@@ -180,6 +180,7 @@ func (g *game) playGame(ctx context.Context) error {
 		g.out.FirstMover = first
 	}
 	g.out.Games++
+	asked := -1 // the ply at whose turn the player on roll was asked to resign
 	for g.st().GameState == bg.GamePlaying {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -190,15 +191,23 @@ func (g *game) playGame(ctx context.Context) error {
 			return nil
 		}
 		var err error
-		switch g.st().Decision() {
-		case bg.DecideCube:
+		d := g.st().Decision()
+		switch {
+		case (d == bg.DecideCube || d == bg.NeedRoll) && asked != g.st().Plies:
+			// Each turn starts with the chance to resign (engines that
+			// know genresign), once.
+			asked = g.st().Plies
+			err = g.resign(ctx)
+		case d == bg.DecideResign:
+			err = g.answerResignation(ctx)
+		case d == bg.DecideCube:
 			err = g.cube(ctx)
-		case bg.NeedRoll:
+		case d == bg.NeedRoll:
 			d0, d1 := g.dice.Roll()
 			err = g.rec.Roll(g.st().Move, d0, d1)
-		case bg.DecideTake:
+		case d == bg.DecideTake:
 			err = g.take(ctx)
-		case bg.DecideMove:
+		case d == bg.DecideMove:
 			err = g.move(ctx)
 		default:
 			return fmt.Errorf("referee: unexpected decision %v", g.st().Decision())
@@ -242,6 +251,37 @@ func (g *game) cube(ctx context.Context) error {
 	}
 	g.out.Cube[seat].Doubles++
 	return g.rec.Double(seat)
+}
+
+// resign gives the player on roll its chance to resign; an engine that
+// does not know genresign is not asked.
+func (g *game) resign(ctx context.Context) error {
+	seat := g.st().Move
+	level, err := g.clients[seat].DecideResign(ctx, g.st())
+	if err != nil {
+		return g.engineError(ctx, seat, "genresign", err)
+	}
+	if level == bg.NoResult {
+		return nil
+	}
+	g.out.Decisions[seat]++
+	g.logf("%s resigns %v", g.seats[seat].Code, level)
+	return g.rec.Resign(seat, level)
+}
+
+// answerResignation asks the other player to accept or decline the
+// resignation on offer (genaccept, else its evaluation, else it declines).
+func (g *game) answerResignation(ctx context.Context) error {
+	seat := g.st().Turn
+	accept, err := g.clients[seat].DecideResignation(ctx, g.st())
+	g.out.Decisions[seat]++
+	if err != nil {
+		return g.engineError(ctx, seat, "genaccept", err)
+	}
+	if accept {
+		return g.rec.AcceptResignation(seat)
+	}
+	return g.rec.DeclineResignation(seat)
 }
 
 func (g *game) take(ctx context.Context) error {

@@ -154,3 +154,87 @@ func TestEngineGoneIsVoid(t *testing.T) {
 		t.Errorf("void error %q does not name the player", ve.Error())
 	}
 }
+
+// resigningEngine resigns at a level at every turn it is asked, and
+// answers resignations as told; asked counts its genresign calls.
+type resigningEngine struct {
+	testEngine
+	level  bg.Result
+	accept bool
+	asked  int
+}
+
+func (e *resigningEngine) GenResign(ctx context.Context) (bg.Result, error) {
+	if _, err := e.Need(bg.DecideCube, bg.NeedRoll); err != nil {
+		return bg.NoResult, err
+	}
+	e.asked++
+	return e.level, nil
+}
+
+func (e *resigningEngine) GenAccept(ctx context.Context) (bool, error) {
+	if _, err := e.Need(bg.DecideResign); err != nil {
+		return false, err
+	}
+	return e.accept, nil
+}
+
+func resignSeat(t *testing.T, code string, e bgcmd.Engine) referee.Seat {
+	srv := protocol.NewServer(code, "1")
+	bgcmd.Register(srv, e)
+	p := player.NewInProcess(srv)
+	t.Cleanup(func() { p.Close() })
+	return referee.Seat{Code: code, Player: p}
+}
+
+// Engines that know genresign are asked once a turn; an accepted
+// resignation ends the game at its level, a declined one lets play go on,
+// and an opponent that knows neither genaccept nor evaluate declines.
+func TestResignations(t *testing.T) {
+	ctx := context.Background()
+	rules := bg.Rules{Cube: true}
+
+	a := &resigningEngine{level: bg.Gammon}
+	out, err := (&Referee{Rules: rules}).PlayDice(ctx, [2]referee.Seat{resignSeat(t, "a", a), resignSeat(t, "b", &resigningEngine{accept: true})}, bg.NewDice(4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Resigned || out.Winner != 1 || out.Points != [2]int{-2, 2} || out.Level != bg.Gammon || a.asked != 1 {
+		t.Fatalf("accepted gammon resignation: %+v (a asked %d times)", out, a.asked)
+	}
+	if g := out.generic("e", nil); g.Ending != referee.EndResignation {
+		t.Errorf("ending %q", g.Ending)
+	}
+	acts := out.Record.Games[0].Actions
+	if n := len(acts); n < 2 || acts[n-2].Kind != record.Resign || acts[n-2].Level != bg.Gammon || acts[n-1].Kind != record.AcceptResignation {
+		t.Errorf("record ends %+v", acts[max(0, n-2):])
+	}
+	if err := record.Replay(out.Record); err != nil {
+		t.Errorf("the record does not replay: %v", err)
+	}
+
+	for name, b := range map[string]bgcmd.Engine{"declines": &resigningEngine{accept: false}, "cannot answer": &testEngine{}} {
+		a := &resigningEngine{level: bg.Single}
+		out, err := (&Referee{Rules: rules, MoveLimit: 3000}).PlayDice(ctx, [2]referee.Seat{resignSeat(t, "a", a), resignSeat(t, "b", b)}, bg.NewDice(4, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Play went on to the end, a offering a single at each of its turns.
+		if out.Resigned || out.Winner < 0 || a.asked < 2 || a.asked > out.Moves {
+			t.Errorf("%s: %+v, a asked %d times in %d moves", name, out, a.asked, out.Moves)
+		}
+		if err := record.Replay(out.Record); err != nil {
+			t.Errorf("%s: the record does not replay: %v", name, err)
+		}
+	}
+
+	// A level outside single..backgammon is a failure response: a forfeit.
+	bad := &resigningEngine{level: bg.Result(7)}
+	out, err = (&Referee{Rules: rules}).PlayDice(ctx, [2]referee.Seat{resignSeat(t, "good", &testEngine{}), resignSeat(t, "bad", bad)}, bg.NewDice(4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ForfeitBy != 1 || !strings.Contains(out.Detail, "genresign") {
+		t.Errorf("bad resignation level: %+v", out)
+	}
+}
