@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gamemill/gamemill/internal/progpath"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/ringmaster/control"
 )
@@ -65,23 +63,13 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 	return pl, nil
 }
 
-// gamesDir is where Debian installs games (gnubg, gnugo), often not on
-// PATH.
-const gamesDir = "/usr/games"
-
-// findProgram looks a bare program name up on PATH and then in /usr/games;
-// a name holding '/' (already resolved against the control file) is left
-// alone, as is a name found nowhere (the launch then says so).
+// findProgram looks a bare program name up on PATH and then in /usr/games
+// (progpath); a name holding '/' (already resolved against the control
+// file) is left alone, as is a name found nowhere (the launch then says
+// so).
 func findProgram(name string) string {
-	if name == "" || strings.Contains(name, "/") {
-		return name
-	}
-	if _, err := exec.LookPath(name); err == nil {
-		return name
-	}
-	candidate := filepath.Join(gamesDir, name)
-	if fi, err := os.Stat(candidate); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-		return candidate
+	if p, err := progpath.Find(name); err == nil {
+		return p
 	}
 	return name
 }

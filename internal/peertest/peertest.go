@@ -11,26 +11,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gamemill/gamemill/internal/progpath"
 )
 
 // Gnubg returns the path of the gnubg binary or skips (or fails) the test.
 func Gnubg(t testing.TB) string {
-	return find(t, "gnubg", "/usr/games/gnubg")
+	return find(t, "gnubg")
 }
 
 // GnuGo returns the path of the gnugo binary or skips (or fails) the test.
 func GnuGo(t testing.TB) string {
-	return find(t, "gnugo", "/usr/games/gnugo")
+	return find(t, "gnugo")
 }
 
-func find(t testing.TB, name string, candidates ...string) string {
+func find(t testing.TB, name string) string {
 	t.Helper()
-	for _, c := range candidates {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
+	if p, err := progpath.Find(name); err == nil {
 		return p
 	}
 	if os.Getenv("GAMEMILL_REQUIRE_PEERS") == "1" {

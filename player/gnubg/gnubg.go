@@ -39,14 +39,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gamemill/gamemill/internal/progpath"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
-
-// DefaultBinary is where Debian installs gnubg; Launch falls back to
-// "gnubg" in PATH when it is missing.
-const DefaultBinary = "/usr/games/gnubg"
 
 // MaxPlies is the deepest evaluation Options.Plies may ask for.
 const MaxPlies = 7
@@ -62,8 +59,8 @@ const portAttempts = 5
 
 // Options configure a gnubg player.
 type Options struct {
-	// Binary is the gnubg program; "" means DefaultBinary, or "gnubg" in
-	// PATH when DefaultBinary does not exist.
+	// Binary is the gnubg program; "" means "gnubg" on PATH or in
+	// /usr/games (FindBinary).
 	Binary string
 	// Dir is gnubg's working directory; "" means the caller's.
 	Dir string
@@ -194,26 +191,15 @@ func Launch(ctx context.Context, o Options) (*Player, error) {
 }
 
 // FindBinary returns the gnubg program to run: bin itself when it is a
-// path, bin looked up in PATH when it is a bare name, and when bin is ""
-// DefaultBinary, or else "gnubg" in PATH. It is the one place that knows
-// where gnubg lives.
+// path, else bin (or "gnubg" when bin is "") on PATH or in /usr/games
+// (package progpath).
 func FindBinary(bin string) (string, error) {
-	if bin != "" {
-		if strings.ContainsRune(bin, os.PathSeparator) {
-			return bin, nil
-		}
-		p, err := exec.LookPath(bin)
-		if err != nil {
-			return "", fmt.Errorf("gnubg: %w", err)
-		}
-		return p, nil
+	if bin == "" {
+		bin = "gnubg"
 	}
-	if st, err := os.Stat(DefaultBinary); err == nil && !st.IsDir() {
-		return DefaultBinary, nil
-	}
-	p, err := exec.LookPath("gnubg")
+	p, err := progpath.Find(bin)
 	if err != nil {
-		return "", fmt.Errorf("gnubg: not found at %s or in PATH (install it: apt-get install gnubg): %w", DefaultBinary, err)
+		return "", fmt.Errorf("gnubg: %w (install it: apt-get install gnubg)", err)
 	}
 	return p, nil
 }
