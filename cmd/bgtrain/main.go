@@ -32,6 +32,8 @@ const usage = `usage: bgtrain train [flags]      TD(lambda) self-play training
        bgtrain duel [flags]       duplicate-dice duel between two bots
        bgtrain supervise [flags]  train toward the network's own deeper search
        bgtrain makebearoff [flags]  write a bearoff database for bgbot --bearoff
+       bgtrain benchset [flags]   roll out self-play positions into a benchmark set
+       bgtrain benchmark [flags]  score weights against a benchmark set's rollouts
 
 Run 'bgtrain COMMAND --help' for a command's flags.
 `
@@ -56,6 +58,10 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = supervise(ctx, args[1:], stdout)
 	case "makebearoff":
 		err = makebearoff(ctx, args[1:], stdout)
+	case "benchset":
+		err = benchsetCmd(ctx, args[1:], stdout)
+	case "benchmark":
+		err = benchmarkCmd(ctx, args[1:], stdout)
 	default:
 		err = cli.Usagef("unknown command %q", args[0])
 	}

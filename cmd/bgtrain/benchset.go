@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/engine/bgbot/benchset"
+	"github.com/gamemill/gamemill/internal/cli"
+)
+
+// loadWeights reads a weights file, or the embedded default for "".
+func loadWeights(path string) (*bgbot.Weights, error) {
+	if path == "" {
+		return bgbot.DefaultWeights()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	w, err := bgbot.ParseWeights(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
+}
+
+// benchsetCmd makes a benchmark set: self-play positions, each rolled out.
+func benchsetCmd(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtrain", "benchset", "", stdout)
+	positions := fs.Int("positions", 300, "positions in the set")
+	stride := fs.Int("stride", 25, "take one self-play position in this many (spreads the set over games)")
+	trials := fs.Int("trials", 648, "rollout trials a position (a multiple of 36 stratifies the first roll, of 1296 the second too)")
+	truncate := fs.Int("truncate", 0, "stop each trial after this many plies and use the evaluation (0: play to the end)")
+	seed := fs.Uint64("seed", 1, "seed of the self-play games and of the rollouts' dice")
+	weights := fs.String("weights", "", "weights that play the self-play games and the rollouts (default: embedded)")
+	workers := fs.Int("workers", runtime.NumCPU(), "rollout trials played at once")
+	out := fs.String("out", "benchset.txt", "file to write")
+	if err := cli.Parse(fs, args, 0, 0); err != nil {
+		return err
+	}
+	if *positions < 1 || *stride < 1 || *trials < 1 || *truncate < 0 || *workers < 1 {
+		return cli.Usagef("benchset: --positions, --stride, --trials and --workers must be at least 1, --truncate at least 0")
+	}
+	w, err := loadWeights(*weights)
+	if err != nil {
+		return err
+	}
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		return err
+	}
+	newBot := func() (*bgbot.Bot, error) {
+		return bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db})
+	}
+	begin := time.Now()
+	cfg := bgbot.RolloutConfig{Trials: *trials, Seed: *seed, Truncate: *truncate, Workers: *workers}
+	set, err := benchset.Make(ctx, w, db, *positions, *stride, *seed, newBot, cfg, func(done int) {
+		if done%25 == 0 || done == *positions {
+			fmt.Fprintf(stdout, "%d/%d positions rolled out (%v)\n", done, *positions, time.Since(begin).Round(time.Second))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	who := *weights
+	if who == "" {
+		who = "the embedded default weights"
+	}
+	header := []string{
+		"bgbot benchmark set: positions before the roll, for the player on roll",
+		fmt.Sprintf("made by: bgtrain benchset --positions %d --stride %d --trials %d --truncate %d --seed %d", *positions, *stride, *trials, *truncate, *seed),
+		fmt.Sprintf("positions from self-play of %s at 0 ply, bear-offs in the 10-checker database left out; rollouts cubeless, both sides %s at 0 ply", who, who),
+		fmt.Sprintf("took %v with %d workers", time.Since(begin).Round(time.Second), *workers),
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(*out), ".benchset-*")
+	if err != nil {
+		return fmt.Errorf("benchset: %w", err)
+	}
+	err = benchset.Write(tmp, header, set)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), *out)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("benchset: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d positions, %d trials each, in %v\n", *out, len(set), *trials, time.Since(begin).Round(time.Second))
+	return nil
+}
+
+// benchmarkCmd scores weights on a benchmark set.
+func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtrain", "benchmark", "", stdout)
+	set := fs.String("set", "engine/bgbot/testdata/benchset.txt", "benchmark set written by bgtrain benchset")
+	weights := fs.String("weights", "", "weights to score (default: embedded)")
+	plies := fs.Int("plies", 0, "depth of the evaluation scored")
+	if err := cli.Parse(fs, args, 0, 0); err != nil {
+		return err
+	}
+	if *plies < 0 || *plies > bgbot.MaxPlies {
+		return cli.Usagef("benchmark: --plies must be within 0..%d", bgbot.MaxPlies)
+	}
+	f, err := os.Open(*set)
+	if err != nil {
+		return fmt.Errorf("benchmark: %w", err)
+	}
+	positions, err := benchset.Read(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("benchmark: %s: %w", *set, err)
+	}
+	w, err := loadWeights(*weights)
+	if err != nil {
+		return err
+	}
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		return err
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: *plies})
+	if err != nil {
+		return err
+	}
+	all, contact, race := benchset.Scores(positions, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
+	fmt.Fprintf(stdout, "%s at %d ply on %s:\n", nameOr(*weights, "embedded weights"), *plies, *set)
+	fmt.Fprintf(stdout, "%-8s %9s %14s %12s %10s %16s\n", "class", "positions", "equity error", "equity RMS", "win error", "rollout s.e.")
+	for _, row := range []struct {
+		name string
+		s    benchset.Score
+	}{{"all", all}, {"contact", contact}, {"race", race}} {
+		fmt.Fprintf(stdout, "%-8s %9d %14.4f %12.4f %10.4f %16.4f\n", row.name, row.s.Positions, row.s.EquityError, row.s.EquityRMS, row.s.WinError, row.s.RolloutStdErr)
+	}
+	return nil
+}
+
+func nameOr(s, dflt string) string {
+	if s == "" {
+		return dflt
+	}
+	return s
+}
