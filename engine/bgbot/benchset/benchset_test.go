@@ -3,6 +3,8 @@ package benchset
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,4 +105,39 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The committed set (engine/bgbot/testdata/benchset.txt) reads, its
+// rollouts are tight enough to measure with, and it ranks the embedded
+// network's 1-ply evaluation above its 0-ply one, as a yardstick must.
+func TestCommittedSet(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "testdata", "benchset.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	set, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		set = set[:100]
+	}
+	w, _ := newBots(t)
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scores [2]Score
+	for plies := range 2 {
+		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: plies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores[plies], _, _ = Scores(set, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
+	}
+	t.Logf("%d positions: equity error %.4f at 0 ply, %.4f at 1 ply; rollout s.e. %.4f", len(set), scores[0].EquityError, scores[1].EquityError, scores[0].RolloutStdErr)
+	if scores[0].RolloutStdErr > 0.03 || !(scores[1].EquityError < scores[0].EquityError) {
+		t.Errorf("0 ply %+v, 1 ply %+v", scores[0], scores[1])
+	}
 }
