@@ -2,6 +2,7 @@ package gnubg
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
@@ -87,4 +88,45 @@ func BenchmarkCompare0Ply(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
 	})
+}
+
+// BenchmarkCompareDeep is BenchmarkCompare0Ply's protocol pair at 1 and 2
+// plies: bgbot served in process and gnubg through its external
+// interface, the same 200 positions, decisions (set_position + genmove)
+// per second.
+func BenchmarkCompareDeep(b *testing.B) {
+	positions := benchPositions(200)
+	ctx := context.Background()
+	run := func(b *testing.B, p player.Player) {
+		c := &bgcmd.Client{R: p}
+		if err := c.SetGame(ctx, bgcmd.GameRules{Variant: "standard"}); err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; b.Loop(); i++ {
+			ps := positions[i%len(positions)]
+			if err := c.SetPosition(ctx, ps[0], ps[1]); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := c.GenMove(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+	}
+	for _, plies := range []int{1, 2} {
+		b.Run(fmt.Sprintf("%dply/bgbot-protocol", plies), func(b *testing.B) {
+			o := gtpengine.DefaultOptions()
+			o.Plies = plies
+			e, err := gtpengine.New(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := player.NewInProcess(gtpengine.NewServer(e))
+			defer p.Close()
+			run(b, p)
+		})
+		b.Run(fmt.Sprintf("%dply/gnubg-protocol", plies), func(b *testing.B) {
+			run(b, launch(b, Options{Plies: plies}))
+		})
+	}
 }
