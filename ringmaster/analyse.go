@@ -158,10 +158,7 @@ func (r *Ringmaster) judgeGames(ctx context.Context, st *store.Store, g judge.Ga
 					continue
 				}
 				mu.Unlock()
-				a.Plies, a.Judge, a.Seconds = opts.Plies, j.Name(), time.Since(start).Seconds()
-				// A finished judgement is kept even if the run is being
-				// cancelled: it is not done again.
-				if err := st.SaveAnalysis(context.WithoutCancel(ctx), a); err != nil && !errors.Is(err, store.ErrAnalysed) {
+				if err := storeAnalysis(ctx, st, &a, opts.Plies, j.Name(), start); err != nil {
 					fail(err)
 					continue
 				}
@@ -188,6 +185,17 @@ feed:
 		return now, failed, fmt.Errorf("analysis interrupted after %d games (the next call goes on): %w", now, ctx.Err())
 	}
 	return now, failed, errors.Join(errs...)
+}
+
+// storeAnalysis keeps a game's finished judgement at a depth, begun at
+// start. It is kept even while ctx is being cancelled, so that it is not
+// done again; one already stored at that depth is no error.
+func storeAnalysis(ctx context.Context, st *store.Store, a *store.Analysis, plies int, judgeName string, start time.Time) error {
+	a.Plies, a.Judge, a.Seconds = plies, judgeName, time.Since(start).Seconds()
+	if err := st.SaveAnalysis(context.WithoutCancel(ctx), *a); err != nil && !errors.Is(err, store.ErrAnalysed) {
+		return err
+	}
+	return nil
 }
 
 // judgeGame judges one stored game and turns the judge's sides (as the

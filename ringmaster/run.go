@@ -2,7 +2,6 @@ package ringmaster
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -543,8 +542,7 @@ func (run *runner) judgeForLuck(ctx context.Context, slot int, res store.GameRes
 		}
 		return nil
 	}
-	a.Plies, a.Judge, a.Seconds = LuckAdjustPlies, j.Name(), time.Since(start).Seconds()
-	if err := run.st.SaveAnalysis(context.WithoutCancel(ctx), a); err != nil && !errors.Is(err, store.ErrAnalysed) {
+	if err := storeAnalysis(ctx, run.st, &a, LuckAdjustPlies, j.Name(), start); err != nil {
 		run.log.warnf("game %s: luck adjustment: %v", res.GameID, err)
 	}
 	luck, ok := a.Figures[judge.LuckAdjusted]
