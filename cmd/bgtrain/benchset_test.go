@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 )
 
@@ -52,5 +53,25 @@ func TestBenchsetAndBenchmark(t *testing.T) {
 		if code := run(context.Background(), c.args, nil, &stdout, &stderr); code != c.code || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr.String(), c.code, c.want)
 		}
+	}
+}
+
+// makepruner writes a pruner that bgbot reads; bad flags are usage errors.
+func TestMakePruner(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p.bgpr")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"makepruner", "--positions", "300", "--hidden", "4", "--epochs", "1", "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("makepruner: exit %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bgbot.ParsePruner(data); err != nil || !strings.Contains(stdout.String(), "4 hidden units") {
+		t.Errorf("pruner file: %v; printed %q", err, stdout.String())
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"makepruner", "--hidden", "0"}, nil, &stdout, &stderr); code != 2 {
+		t.Errorf("--hidden 0: exit %d (%s)", code, stderr.String())
 	}
 }

@@ -32,6 +32,7 @@ const usage = `usage: bgtrain train [flags]      TD(lambda) self-play training
        bgtrain duel [flags]       duplicate-dice duel between two bots
        bgtrain supervise [flags]  train toward the network's own deeper search
        bgtrain makebearoff [flags]  write a bearoff database for bgbot --bearoff
+       bgtrain makepruner [flags] distil the small network that prunes bgbot's searches
        bgtrain benchset [flags]   roll out self-play positions into a benchmark set
        bgtrain benchmark [flags]  score weights against a benchmark set's rollouts
 
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = supervise(ctx, args[1:], stdout)
 	case "makebearoff":
 		err = makebearoff(ctx, args[1:], stdout)
+	case "makepruner":
+		err = makepruner(ctx, args[1:], stdout)
 	case "benchset":
 		err = benchsetCmd(ctx, args[1:], stdout)
 	case "benchmark":

@@ -1,6 +1,7 @@
 package bgbot
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -81,6 +82,13 @@ type Config struct {
 	// NoCache turns off the evaluation cache a searching net-level bot
 	// keeps (for benchmarks and tests of the cache itself).
 	NoCache bool
+	// Pruner, when set, ranks the replies at each roll of a search 1 ply
+	// or deeper, in positions with contact, and only the PruneKeep it
+	// ranks best (DefaultPruneKeep when 0) are judged by the evaluator.
+	// It is read only, so bots may share one. The root's candidates are
+	// never pruned.
+	Pruner    *Pruner
+	PruneKeep int
 }
 
 // Filter is a gnubg-style move filter: after the candidates are scored at
@@ -111,6 +119,15 @@ type Bot struct {
 	bearoff  *Bearoff
 	bearoff2 *Bearoff2
 	cache    *evalCache // nil unless the bot owns a fixed network
+	pruneBuf *prunerScratch
+	ranked   []rankedBoard
+	idx      []int
+}
+
+// rankedBoard is a reply with the pruner's score, from the mover's view.
+type rankedBoard struct {
+	i     int
+	score float32
 }
 
 type candidate struct {
@@ -139,6 +156,15 @@ func NewBot(cfg Config) (*Bot, error) {
 		ev:       cfg.Evaluator,
 		bearoff:  cfg.Bearoff,
 		bearoff2: cfg.Bearoff2,
+	}
+	if cfg.PruneKeep < 0 {
+		return nil, fmt.Errorf("new bot: prune keep %d", cfg.PruneKeep)
+	}
+	if cfg.PruneKeep == 0 {
+		b.cfg.PruneKeep = DefaultPruneKeep
+	}
+	if cfg.Pruner != nil {
+		b.pruneBuf = cfg.Pruner.scratch()
 	}
 	if cfg.Filters == ([MaxPlies]Filter{}) {
 		b.cfg.Filters = DefaultFilters()
@@ -296,13 +322,14 @@ func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 		return bt.ev.Evaluate(b)
 	}
 	g := bt.gens[plies]
+	prune := bt.cfg.Pruner != nil && Contact(&b)
 	var sum Probs
 	for _, r := range bt.rolls {
 		_, boards := g.Generate(b, int(r.d1), int(r.d2))
 		bi := 0
 		var bp Probs
 		bestEq := float32(math.Inf(-1))
-		for i := range boards {
+		for _, i := range bt.replies(boards, prune) {
 			p := bt.after(&boards[i], 0)
 			if e := p.Equity(); e > bestEq {
 				bestEq, bp, bi = e, p, i
@@ -320,6 +347,34 @@ func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 		sum[k] /= 36
 	}
 	return sum
+}
+
+// replies returns the indexes of the replies among boards (after the
+// move, mover's view) that the evaluator judges: all of them, or with
+// prune the PruneKeep the pruner ranks best (a finished game first).
+func (bt *Bot) replies(boards []backgammon.Board, prune bool) []int {
+	r := bt.ranked[:0]
+	for i := range boards {
+		var score float32
+		if p, over := Outcome(&boards[i], bt.checkers); over {
+			score = 4 + p.Equity() // ahead of anything a network says
+		} else if prune && len(boards) > bt.cfg.PruneKeep {
+			opp := boards[i].Swap()
+			score = -bt.cfg.Pruner.equity(&opp, bt.pruneBuf)
+		}
+		r = append(r, rankedBoard{i, score})
+	}
+	bt.ranked = r
+	if prune && len(r) > bt.cfg.PruneKeep {
+		slices.SortFunc(r, func(a, b rankedBoard) int { return cmp.Compare(b.score, a.score) })
+		r = r[:bt.cfg.PruneKeep]
+	}
+	idx := bt.idx[:0]
+	for _, x := range r {
+		idx = append(idx, x.i)
+	}
+	bt.idx = idx
+	return idx
 }
 
 // Probs judges a position before the roll for the player on roll at the

@@ -50,6 +50,12 @@ type Options struct {
 	// Bearoff is a bearoff database to share between engines (the net
 	// level builds its own, a few hundred milliseconds, when nil).
 	Bearoff *bgbot.Bearoff
+	// NoPrune has a searching net judge every reply with the network;
+	// by default a pruner (PrunerFile, else the embedded one) picks the
+	// few it judges (bgbot.Config.Pruner).
+	NoPrune    bool
+	PrunerFile string
+	Pruner     *bgbot.Pruner // an already loaded pruner; overrides PrunerFile
 }
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
@@ -68,6 +74,8 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
 	fs.IntVar(&o.Bearoff2, "bearoff2", o.Bearoff2, fmt.Sprintf("build a two-sided bearoff database of up to this many checkers a side, 0..%d (exact races and money cube decisions there; 0: none)", bgbot.MaxBearoff2Checkers))
 	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
+	fs.BoolVar(&o.NoPrune, "no-prune", o.NoPrune, "in searches (--plies or --cube-plies above 0) judge every reply with the network, not only those the pruning network ranks best")
+	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
 }
 
@@ -142,7 +150,15 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, Weights: w, Bearoff: db, Bearoff2: db2})
+	pruner := opts.Pruner
+	if pruner == nil && opts.prunes() {
+		var err error
+		if pruner, err = readPruner(opts.PrunerFile); err != nil {
+			return nil, fmt.Errorf("bgbot: %w", err)
+		}
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed,
+		Weights: w, Bearoff: db, Bearoff2: db2, Pruner: pruner})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
@@ -274,6 +290,7 @@ type Factory struct {
 	weights map[string]*bgbot.Weights // by file; "" is the embedded default
 	bearoff map[string]*bgbot.Bearoff // by file; "" is the default, built
 	two     map[int]*bgbot.Bearoff2   // by checkers
+	pruners map[string]*bgbot.Pruner  // by file; "" is the embedded one
 }
 
 // Server builds an engine from args and returns its protocol server.
@@ -332,6 +349,20 @@ func (f *Factory) share(opts *Options) error {
 		f.bearoff[opts.BearoffFile] = db
 	}
 	opts.Weights, opts.Bearoff = w, db
+	if opts.prunes() {
+		if f.pruners == nil {
+			f.pruners = map[string]*bgbot.Pruner{}
+		}
+		p := f.pruners[opts.PrunerFile]
+		if p == nil {
+			var err error
+			if p, err = readPruner(opts.PrunerFile); err != nil {
+				return fmt.Errorf("bgbot: %w", err)
+			}
+			f.pruners[opts.PrunerFile] = p
+		}
+		opts.Pruner = p
+	}
 	if opts.Bearoff2 > 0 {
 		if f.two == nil {
 			f.two = map[int]*bgbot.Bearoff2{}
@@ -347,6 +378,28 @@ func (f *Factory) share(opts *Options) error {
 		opts.Bearoff2DB = db2
 	}
 	return nil
+}
+
+// prunes reports whether the options ask for a pruner: a searching net
+// without --no-prune.
+func (o Options) prunes() bool {
+	return o.Level == bgbot.LevelNet && !o.NoPrune && max(o.Plies, o.CubePlies) > 0
+}
+
+// readPruner reads a pruner file, or the embedded pruner for "".
+func readPruner(path string) (*bgbot.Pruner, error) {
+	if path == "" {
+		return bgbot.DefaultPruner()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := bgbot.ParsePruner(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
 }
 
 func readBearoffFile(path string) (*bgbot.Bearoff, error) {

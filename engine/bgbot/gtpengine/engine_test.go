@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -275,4 +276,41 @@ func BenchmarkProtocolRoundTrip(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+}
+
+// A searching net prunes with the embedded pruner unless told not to; a
+// pruner file that cannot be read is named in the error.
+func TestPrunerOptions(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		prune bool
+	}{
+		{[]string{"--plies", "1"}, true},
+		{[]string{"--cube-plies", "1"}, true},
+		{[]string{"--plies", "1", "--no-prune"}, false},
+		{[]string{}, false},
+		{[]string{"--level", "heuristic", "--plies", "1"}, false},
+	} {
+		o, err := ParseArgs(c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.prunes() != c.prune {
+			t.Errorf("%v: prunes %v, want %v", c.args, o.prunes(), c.prune)
+		}
+		if _, err := New(o); err != nil {
+			t.Errorf("%v: %v", c.args, err)
+		}
+	}
+	o, err := ParseArgs([]string{"--plies", "1", "--pruner", "/nonexistent/p.bgpr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(o); err == nil || !strings.Contains(err.Error(), "/nonexistent/p.bgpr") {
+		t.Errorf("missing pruner file: %v", err)
+	}
+	var f Factory
+	if _, err := f.Server([]string{"--plies", "1"}); err != nil || f.pruners[""] == nil {
+		t.Errorf("factory did not share the pruner (%v)", err)
+	}
 }
