@@ -40,22 +40,7 @@ func BenchmarkCompare0Ply(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
 	})
-	run := func(b *testing.B, p player.Player) {
-		c := &bgcmd.Client{R: p}
-		if err := c.SetGame(ctx, bgcmd.GameRules{Variant: "standard"}); err != nil {
-			b.Fatal(err)
-		}
-		for i := 0; b.Loop(); i++ {
-			ps := positions[i%len(positions)]
-			if err := c.SetPosition(ctx, ps[0], ps[1]); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := c.GenMove(ctx); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
-	}
+	run := func(b *testing.B, p player.Player) { benchDecisions(b, p, positions) }
 	b.Run("bgbot-protocol", func(b *testing.B) {
 		e, err := gtpengine.New(gtpengine.DefaultOptions())
 		if err != nil {
@@ -96,23 +81,7 @@ func BenchmarkCompare0Ply(b *testing.B) {
 // per second.
 func BenchmarkCompareDeep(b *testing.B) {
 	positions := benchPositions(200)
-	ctx := context.Background()
-	run := func(b *testing.B, p player.Player) {
-		c := &bgcmd.Client{R: p}
-		if err := c.SetGame(ctx, bgcmd.GameRules{Variant: "standard"}); err != nil {
-			b.Fatal(err)
-		}
-		for i := 0; b.Loop(); i++ {
-			ps := positions[i%len(positions)]
-			if err := c.SetPosition(ctx, ps[0], ps[1]); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := c.GenMove(ctx); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
-	}
+	run := func(b *testing.B, p player.Player) { benchDecisions(b, p, positions) }
 	for _, plies := range []int{1, 2} {
 		b.Run(fmt.Sprintf("%dply/bgbot-protocol", plies), func(b *testing.B) {
 			o := gtpengine.DefaultOptions()
@@ -129,4 +98,23 @@ func BenchmarkCompareDeep(b *testing.B) {
 			run(b, launch(b, Options{Plies: plies}))
 		})
 	}
+}
+
+// benchDecisions times set_position + genmove through p over positions.
+func benchDecisions(b *testing.B, p player.Player, positions [][2]string) {
+	ctx := context.Background()
+	c := &bgcmd.Client{R: p}
+	if err := c.SetGame(ctx, bgcmd.GameRules{Variant: "standard"}); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		ps := positions[i%len(positions)]
+		if err := c.SetPosition(ctx, ps[0], ps[1]); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.GenMove(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
 }
