@@ -114,7 +114,10 @@ func TestNoiseShowsAsErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		clean, noisy := &rep.Overall[0], &rep.Overall[1]
-		if !(noisy.ChequerErrorRate() > 2*clean.ChequerErrorRate()) || noisy.ChequerErrorRate() < 0.01 {
+		// The floor is loose: over 3 games noise 0.1 costs 10 to 30 mEMG a
+		// move depending on the network (9.9 in the match with the layout-2
+		// default), against a clean player's 0.2.
+		if !(noisy.ChequerErrorRate() > 2*clean.ChequerErrorRate()) || noisy.ChequerErrorRate() < 0.005 {
 			t.Errorf("match length %d: chequer error rates clean %.4f, noisy (0.1) %.4f",
 				r.MatchLength, clean.ChequerErrorRate(), noisy.ChequerErrorRate())
 		}
