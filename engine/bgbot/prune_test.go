@@ -157,3 +157,44 @@ func BenchmarkNetDecision1PlyPruned(b *testing.B) {
 		})
 	}
 }
+
+// Pruning the root keeps the move when it keeps every legal move, and
+// otherwise judges at most RootKeep of them.
+func TestRootPruning(t *testing.T) {
+	w, err := DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := DefaultPruner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := NewBearoff(DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := SamplePositions(context.Background(), w, nil, 600, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db})
+	all, _ := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, Pruner: p, RootKeep: 1000})
+	two, _ := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, Pruner: p, RootKeep: 2})
+	changed := 0
+	for i, b := range pos {
+		d1, d2 := i%6+1, i/6%6+1
+		m, _, _ := full.ChooseMove(b, d1, d2)
+		if got, _, _ := all.ChooseMove(b, d1, d2); b.Apply(got) != b.Apply(m) {
+			t.Fatalf("keeping every root move changed the choice")
+		}
+		if got, _, _ := two.ChooseMove(b, d1, d2); b.Apply(got) != b.Apply(m) {
+			changed++
+		}
+		if Contact(&b) && len(two.cands) > 2 {
+			t.Fatalf("%d root candidates judged with RootKeep 2", len(two.cands))
+		}
+	}
+	if changed == 0 {
+		t.Error("keeping two root moves never changed a choice: is the root pruned at all?")
+	}
+}

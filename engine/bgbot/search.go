@@ -89,6 +89,10 @@ type Config struct {
 	// never pruned.
 	Pruner    *Pruner
 	PruneKeep int
+	// RootKeep, when above 0 with a Pruner, prunes the root too: of the
+	// legal moves in a position with contact only the RootKeep the pruner
+	// ranks best are judged by the evaluator (and the move filters).
+	RootKeep int
 }
 
 // Filter is a gnubg-style move filter: after the candidates are scored at
@@ -243,7 +247,11 @@ func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float3
 		return moves[i], Probs{}, true
 	}
 	c := bt.cands[:0]
-	for i := range moves {
+	rootKeep := 0
+	if bt.cfg.Pruner != nil && Contact(&board) {
+		rootKeep = bt.cfg.RootKeep
+	}
+	for _, i := range bt.replies(boards, rootKeep) {
 		c = append(c, candidate{move: moves[i], board: boards[i]})
 	}
 	bt.cands = c
@@ -322,14 +330,17 @@ func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 		return bt.ev.Evaluate(b)
 	}
 	g := bt.gens[plies]
-	prune := bt.cfg.Pruner != nil && Contact(&b)
+	keep := 0
+	if bt.cfg.Pruner != nil && Contact(&b) {
+		keep = bt.cfg.PruneKeep
+	}
 	var sum Probs
 	for _, r := range bt.rolls {
 		_, boards := g.Generate(b, int(r.d1), int(r.d2))
 		bi := 0
 		var bp Probs
 		bestEq := float32(math.Inf(-1))
-		for _, i := range bt.replies(boards, prune) {
+		for _, i := range bt.replies(boards, keep) {
 			p := bt.after(&boards[i], 0)
 			if e := p.Equity(); e > bestEq {
 				bestEq, bp, bi = e, p, i
@@ -349,28 +360,33 @@ func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 	return sum
 }
 
-// replies returns the indexes of the replies among boards (after the
-// move, mover's view) that the evaluator judges: all of them, or with
-// prune the PruneKeep the pruner ranks best (a finished game first).
-func (bt *Bot) replies(boards []backgammon.Board, prune bool) []int {
+// replies returns the indexes of the boards (after a move, mover's view)
+// that the evaluator judges: all of them when keep is 0 or they are no
+// more than keep, else the keep the pruner ranks best (a finished game
+// first).
+func (bt *Bot) replies(boards []backgammon.Board, keep int) []int {
+	idx := bt.idx[:0]
+	if keep == 0 || len(boards) <= keep {
+		for i := range boards {
+			idx = append(idx, i)
+		}
+		bt.idx = idx
+		return idx
+	}
 	r := bt.ranked[:0]
 	for i := range boards {
 		var score float32
 		if p, over := Outcome(&boards[i], bt.checkers); over {
 			score = 4 + p.Equity() // ahead of anything a network says
-		} else if prune && len(boards) > bt.cfg.PruneKeep {
+		} else {
 			opp := boards[i].Swap()
 			score = -bt.cfg.Pruner.equity(&opp, bt.pruneBuf)
 		}
 		r = append(r, rankedBoard{i, score})
 	}
 	bt.ranked = r
-	if prune && len(r) > bt.cfg.PruneKeep {
-		slices.SortFunc(r, func(a, b rankedBoard) int { return cmp.Compare(b.score, a.score) })
-		r = r[:bt.cfg.PruneKeep]
-	}
-	idx := bt.idx[:0]
-	for _, x := range r {
+	slices.SortFunc(r, func(a, b rankedBoard) int { return cmp.Compare(b.score, a.score) })
+	for _, x := range r[:keep] {
 		idx = append(idx, x.i)
 	}
 	bt.idx = idx

@@ -56,6 +56,10 @@ type Options struct {
 	NoPrune    bool
 	PrunerFile string
 	Pruner     *bgbot.Pruner // an already loaded pruner; overrides PrunerFile
+	// PruneRoot, when above 0, has the pruner narrow the legal moves of
+	// every decision to that many before the network judges them
+	// (bgbot.Config.RootKeep), at any depth.
+	PruneRoot int
 }
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
@@ -75,6 +79,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.IntVar(&o.Bearoff2, "bearoff2", o.Bearoff2, fmt.Sprintf("build a two-sided bearoff database of up to this many checkers a side, 0..%d (exact races and money cube decisions there; 0: none)", bgbot.MaxBearoff2Checkers))
 	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
 	fs.BoolVar(&o.NoPrune, "no-prune", o.NoPrune, "in searches (--plies or --cube-plies above 0) judge every reply with the network, not only those the pruning network ranks best")
+	fs.IntVar(&o.PruneRoot, "prune-root", o.PruneRoot, "let the pruning network narrow each decision's legal moves to this many before the network judges them (0: judge them all)")
 	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
 }
@@ -113,6 +118,9 @@ func ParseArgs(args []string) (Options, error) {
 	}
 	if o.CubePlies < 0 || o.CubePlies > bgbot.MaxPlies {
 		return Options{}, fmt.Errorf("bgbot arguments: --cube-plies %d out of range 0..%d", o.CubePlies, bgbot.MaxPlies)
+	}
+	if o.PruneRoot < 0 {
+		return Options{}, fmt.Errorf("bgbot arguments: --prune-root %d must be at least 0", o.PruneRoot)
 	}
 	if !(o.Noise >= 0) || math.IsInf(o.Noise, 0) {
 		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be a finite number >= 0", o.Noise)
@@ -158,7 +166,7 @@ func New(opts Options) (*Engine, error) {
 		}
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed,
-		Weights: w, Bearoff: db, Bearoff2: db2, Pruner: pruner})
+		Weights: w, Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
@@ -380,10 +388,10 @@ func (f *Factory) share(opts *Options) error {
 	return nil
 }
 
-// prunes reports whether the options ask for a pruner: a searching net
-// without --no-prune.
+// prunes reports whether the options ask for a pruner: a searching net,
+// or one pruning its root, without --no-prune.
 func (o Options) prunes() bool {
-	return o.Level == bgbot.LevelNet && !o.NoPrune && max(o.Plies, o.CubePlies) > 0
+	return o.Level == bgbot.LevelNet && !o.NoPrune && (max(o.Plies, o.CubePlies) > 0 || o.PruneRoot > 0)
 }
 
 // readPruner reads a pruner file, or the embedded pruner for "".

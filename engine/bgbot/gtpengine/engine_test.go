@@ -290,6 +290,8 @@ func TestPrunerOptions(t *testing.T) {
 		{[]string{"--plies", "1", "--no-prune"}, false},
 		{[]string{}, false},
 		{[]string{"--level", "heuristic", "--plies", "1"}, false},
+		{[]string{"--prune-root", "8"}, true},
+		{[]string{"--prune-root", "8", "--no-prune"}, false},
 	} {
 		o, err := ParseArgs(c.args)
 		if err != nil {
@@ -308,6 +310,9 @@ func TestPrunerOptions(t *testing.T) {
 	}
 	if _, err := New(o); err == nil || !strings.Contains(err.Error(), "/nonexistent/p.bgpr") {
 		t.Errorf("missing pruner file: %v", err)
+	}
+	if _, err := ParseArgs([]string{"--prune-root", "-1"}); err == nil {
+		t.Error("--prune-root -1 accepted")
 	}
 	var f Factory
 	if _, err := f.Server([]string{"--plies", "1"}); err != nil || f.pruners[""] == nil {
