@@ -6,12 +6,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
-// The pruner distilled from the default weights (the embedded one) keeps a
-// searching bot's judgement: with every reply kept it changes nothing, and
-// with the default four kept the 1-ply equity moves by a few thousandths.
-func TestPrunedSearch(t *testing.T) {
+// pruneFixtures returns the default weights, the embedded pruner, the
+// default bearoff database and n self-play positions from seed.
+func pruneFixtures(t *testing.T, n int, seed uint64) (*Weights, *Pruner, *Bearoff, []backgammon.Board) {
+	t.Helper()
 	w, err := DefaultWeights()
 	if err != nil {
 		t.Fatal(err)
@@ -24,10 +26,18 @@ func TestPrunedSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := SamplePositions(context.Background(), w, nil, 2000, 77)
+	pos, err := SamplePositions(context.Background(), w, nil, n, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, p, db, pos
+}
+
+// The pruner distilled from the default weights (the embedded one) keeps a
+// searching bot's judgement: with every reply kept it changes nothing, and
+// with the default four kept the 1-ply equity moves by a few thousandths.
+func TestPrunedSearch(t *testing.T) {
+	w, p, db, all := pruneFixtures(t, 2000, 77)
 	mk := func(pr *Pruner, keep int) *Bot {
 		b, err := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, Plies: 1, Pruner: pr, PruneKeep: keep})
 		if err != nil {
@@ -161,22 +171,7 @@ func BenchmarkNetDecision1PlyPruned(b *testing.B) {
 // Pruning the root keeps the move when it keeps every legal move, and
 // otherwise judges at most RootKeep of them.
 func TestRootPruning(t *testing.T) {
-	w, err := DefaultWeights()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := DefaultPruner()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := NewBearoff(DefaultBearoffCheckers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pos, err := SamplePositions(context.Background(), w, nil, 600, 8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, p, db, pos := pruneFixtures(t, 600, 8)
 	full, _ := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db})
 	all, _ := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, Pruner: p, RootKeep: 1000})
 	two, _ := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, Pruner: p, RootKeep: 2})
