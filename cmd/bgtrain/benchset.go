@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -14,22 +13,6 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 	"github.com/gamemill/gamemill/internal/cli"
 )
-
-// loadWeights reads a weights file, or the embedded default for "".
-func loadWeights(path string) (*bgbot.Weights, error) {
-	if path == "" {
-		return bgbot.DefaultWeights()
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("weights: %w", err)
-	}
-	w, err := bgbot.ParseWeights(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return w, nil
-}
 
 // benchsetCmd makes a benchmark set: self-play positions, each rolled out.
 func benchsetCmd(ctx context.Context, args []string, stdout io.Writer) error {
@@ -79,19 +62,7 @@ func benchsetCmd(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Sprintf("positions from self-play of %s at 0 ply, bear-offs in the 10-checker database left out; rollouts cubeless, both sides %s at 0 ply", who, who),
 		fmt.Sprintf("took %v with %d workers", time.Since(begin).Round(time.Second), *workers),
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(*out), ".benchset-*")
-	if err != nil {
-		return fmt.Errorf("benchset: %w", err)
-	}
-	err = benchset.Write(tmp, header, set)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), *out)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := writeAtomic(*out, func(w io.Writer) error { return benchset.Write(w, header, set) }); err != nil {
 		return fmt.Errorf("benchset: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d positions, %d trials each, in %v\n", *out, len(set), *trials, time.Since(begin).Round(time.Second))

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -150,20 +149,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 
 // writeWeights writes atomically: a temporary file renamed over the target.
 func writeWeights(path string, w *bgbot.Weights) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".bgnet-*")
-	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	if _, err := w.WriteTo(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := writeAtomic(path, func(out io.Writer) error { _, err := w.WriteTo(out); return err }); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return nil
@@ -218,16 +204,8 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 			return nil, err
 		}
 		var w *bgbot.Weights
-		if weights != "" {
-			data, err := os.ReadFile(weights)
-			if err != nil {
-				return nil, fmt.Errorf("weights: %w", err)
-			}
-			if w, err = bgbot.ParseWeights(data); err != nil {
-				return nil, fmt.Errorf("%s: %w", weights, err)
-			}
-		} else if l == bgbot.LevelNet {
-			if w, err = bgbot.DefaultWeights(); err != nil {
+		if weights != "" || l == bgbot.LevelNet {
+			if w, err = loadWeights(weights); err != nil {
 				return nil, err
 			}
 		}

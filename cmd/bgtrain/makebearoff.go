@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
@@ -29,19 +27,8 @@ func makebearoff(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(*out), ".bgbo-*")
-	if err != nil {
-		return fmt.Errorf("makebearoff: %w", err)
-	}
-	n, err := db.WriteTo(tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), *out)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	var n int64
+	if err := writeAtomic(*out, func(w io.Writer) (err error) { n, err = db.WriteTo(w); return err }); err != nil {
 		return fmt.Errorf("makebearoff: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d checkers, %d bytes, built in %v\n", *out, *checkers, n, time.Since(begin).Round(time.Millisecond))

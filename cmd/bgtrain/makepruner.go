@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
@@ -52,19 +50,7 @@ func makepruner(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(*out), ".bgpr-*")
-	if err != nil {
-		return fmt.Errorf("makepruner: %w", err)
-	}
-	_, err = p.WriteTo(tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), *out)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := writeAtomic(*out, func(w io.Writer) error { _, err := p.WriteTo(w); return err }); err != nil {
 		return fmt.Errorf("makepruner: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d hidden units, %d samples from %d positions, equity RMS error %.4f, in %v\n",
