@@ -46,3 +46,19 @@ func loadWeights(path string) (*bgbot.Weights, error) {
 	}
 	return w, nil
 }
+
+// loadPruner reads a pruner file, or the embedded pruner for "".
+func loadPruner(path string) (*bgbot.Pruner, error) {
+	if path == "" {
+		return bgbot.DefaultPruner()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("pruner: %w", err)
+	}
+	p, err := bgbot.ParsePruner(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}

@@ -27,26 +27,25 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	workers := fs.Int("workers", runtime.NumCPU(), "goroutines labelling positions (the result does not depend on it)")
 	labels := fs.String("labels", "", "labelled positions to fit (written by --save-labels) instead of sampling and labelling")
 	saveLabels := fs.String("save-labels", "", "also write the labelled positions to this file")
+	prunerFile := fs.String("pruner", "", "pruning network for the labelling searches (default: the embedded one)")
+	noPrune := fs.Bool("no-prune", false, "label with unpruned searches (about four times slower at 2 plies)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *positions < 1 || *plies < 1 || *plies > bgbot.MaxPlies || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 {
 		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --plies 1..%d, --epochs >= 1, --alpha > 0, --alpha-end >= 0", bgbot.MaxPlies)
 	}
-	var w *bgbot.Weights
-	var err error
-	if *from != "" {
-		data, err := os.ReadFile(*from)
-		if err != nil {
-			return fmt.Errorf("supervise: %w", err)
-		}
-		if w, err = bgbot.ParseWeights(data); err != nil {
-			return fmt.Errorf("supervise: %s: %w", *from, err)
-		}
-	} else if w, err = bgbot.DefaultWeights(); err != nil {
+	w, err := loadWeights(*from)
+	if err != nil {
 		return fmt.Errorf("supervise: %w", err)
 	}
 	w = w.Clone()
+	var pruner *bgbot.Pruner
+	if !*noPrune {
+		if pruner, err = loadPruner(*prunerFile); err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+	}
 	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
 	if err != nil {
 		return fmt.Errorf("supervise: %w", err)
@@ -77,7 +76,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
-		if data, err = bgbot.Label(ctx, w, db, boards, *plies, *workers, progress("label")); err != nil {
+		if data, err = bgbot.Label(ctx, w, db, pruner, boards, *plies, *workers, progress("label")); err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
 	}

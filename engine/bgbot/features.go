@@ -210,74 +210,69 @@ func (e *encoder) hand(b *backgammon.Board, side int, h []float32) {
 }
 
 // shots counts the rolls (of 36) on which the side "them" can hit at least
-// one blot of "me". Points are converted to them's numbering: my point q is
-// their point 25-q. Checkers of theirs on the bar must enter first, so only
-// those are considered then. Blocking by my made points is respected for
-// intermediate landings; the bar entry of combination shots is simplified.
+// one blot of "me" (see hitMasks).
 func (e *encoder) shots(me, them *[25]int8) int {
-	var blot, blocked [26]bool
-	any := false
-	for q := 1; q <= 24; q++ {
-		switch n := me[q-1]; {
-		case n == 1:
-			blot[25-q] = true
-			any = true
-		case n >= 2:
-			blocked[25-q] = true
-		}
-	}
-	if !any {
+	var hits [21]uint32
+	if !e.hitMasks(me, them, &hits) {
 		return 0
 	}
-	var origins [25]int
-	no := 0
-	if them[backgammon.BarIndex] > 0 {
-		origins[0], no = 25, 1
-	} else {
-		for p := 24; p >= 2; p-- {
-			if them[p-1] > 0 {
-				origins[no] = p
-				no++
-			}
-		}
-	}
 	total := 0
-	for _, r := range e.rolls {
-		d1, d2 := int(r.d1), int(r.d2)
-		hit := false
-		for _, o := range origins[:no] {
-			if d1 == d2 {
-				p := o
-				for k := 0; k < 4; k++ {
-					p -= d1
-					if p < 1 {
-						break
-					}
-					if blot[p] {
-						hit = true
-						break
-					}
-					if blocked[p] {
-						break
-					}
-				}
-			} else {
-				p1, p2, p3 := o-d1, o-d2, o-d1-d2
-				if p1 >= 1 && blot[p1] || p2 >= 1 && blot[p2] {
-					hit = true
-				} else if p3 >= 1 && blot[p3] && (!blocked[p1] || !blocked[p2]) {
-					hit = true
-				}
-			}
-			if hit {
-				break
-			}
-		}
-		if hit {
+	for k, r := range e.rolls {
+		if hits[k] != 0 {
 			total += int(r.w)
 		}
 	}
 	return total
+}
+
+// hitMasks sets hits[k], for each of the 21 rolls of the side "them", to
+// the blots of "me" that the roll can hit, as bits in them's numbering (my
+// point q is their point 25-q, bit 25-q), and reports whether I have a
+// blot at all. Checkers of theirs on the bar must enter first, so only
+// those are considered then. Blocking by my made points is respected for
+// intermediate landings; the bar entry of combination shots is simplified.
+// Bit sets make it a few dozen operations a side.
+func (e *encoder) hitMasks(me, them *[25]int8, hits *[21]uint32) bool {
+	var blots, blocked uint32
+	for q := 1; q <= 24; q++ {
+		switch n := me[q-1]; {
+		case n == 1:
+			blots |= 1 << (25 - q)
+		case n >= 2:
+			blocked |= 1 << (25 - q)
+		}
+	}
+	if blots == 0 {
+		return false
+	}
+	var origins uint32 // their points with a checker that may hit (bit p)
+	if them[backgammon.BarIndex] > 0 {
+		origins = 1 << 25
+	} else {
+		for p := 2; p <= 24; p++ {
+			if them[p-1] > 0 {
+				origins |= 1 << p
+			}
+		}
+	}
+	for k, r := range e.rolls {
+		d1, d2 := uint(r.d1), uint(r.d2)
+		var hit uint32
+		if d1 == d2 {
+			reach := origins
+			for range 4 { // a checker moves on past a blot it hits, not past a made point
+				reach = reach >> d1 &^ blocked
+				hit |= reach & blots
+			}
+		} else {
+			hit = (origins>>d1 | origins>>d2) & blots
+			// Both dice with one checker: one of the two midway points must be open.
+			free := origins &^ (blocked << d1 & (blocked << d2))
+			hit |= free >> (d1 + d2) & blots
+		}
+		hits[k] = hit
+	}
+	return true
 }
 
 // escapes counts the rolls (of 36) with which my rearmost checker can move

@@ -89,6 +89,7 @@ var escTable = func() [1 << 12]uint8 {
 type sideView struct {
 	n       [26]int  // n[p]: my checkers on my point p (25: bar)
 	blocked [26]bool // the opponent holds my point p (1..24)
+	ahead   uint32   // bit 25-p set when the opponent holds my point p, so a window ahead of a checker is a shift
 }
 
 func newSideView(me, them *[25]int8) sideView {
@@ -97,24 +98,19 @@ func newSideView(me, them *[25]int8) sideView {
 		v.n[p] = int(me[p-1])
 	}
 	for p := 1; p <= 24; p++ {
-		v.blocked[p] = them[24-p] >= 2
+		if them[24-p] >= 2 {
+			v.blocked[p] = true
+			v.ahead |= 1 << (25 - p)
+		}
 	}
 	return v
 }
 
-// esc is the escape count (of 36) of a checker on my point p.
+// esc is the escape count (of 36) of a checker on my point p (1..25): bit
+// i of the window is my point p-1-i, which is bit 26-p+i of ahead (points
+// below 1 are never set).
 func (v *sideView) esc(p int) int {
-	m := 0
-	for i := 0; i < 12; i++ {
-		q := p - 1 - i
-		if q < 1 {
-			break
-		}
-		if v.blocked[q] {
-			m |= 1 << i
-		}
-	}
-	return int(escTable[m])
+	return int(escTable[v.ahead>>(26-p)&(1<<12-1)])
 }
 
 // extra computes the layout-2 features of one side into h (len
@@ -241,63 +237,14 @@ func (e *encoder) extra(b *backgammon.Board, side int, h []float32) {
 
 // shotStats returns, over the opponent's 36 rolls, the sum of the pips I
 // lose to its costliest hit (a blot on my point q costs 25-q pips) and the
-// rolls that reach two or more of my blots. The hits are judged as in
-// shots: blocking of intermediate landings respected, bar entry simplified.
+// rolls that reach two or more of my blots (hits as in hitMasks).
 func (e *encoder) shotStats(me, them *[25]int8) (loss, two int) {
-	var blot, blocked [26]bool
-	any := false
-	for q := 1; q <= 24; q++ {
-		switch n := me[q-1]; {
-		case n == 1:
-			blot[25-q] = true // in the opponent's numbering, costing 25-q pips: its own index
-			any = true
-		case n >= 2:
-			blocked[25-q] = true
-		}
-	}
-	if !any {
+	var hits [21]uint32
+	if !e.hitMasks(me, them, &hits) {
 		return 0, 0
 	}
-	var origins [25]int
-	no := 0
-	if them[backgammon.BarIndex] > 0 {
-		origins[0], no = 25, 1
-	} else {
-		for p := 24; p >= 2; p-- {
-			if them[p-1] > 0 {
-				origins[no] = p
-				no++
-			}
-		}
-	}
-	for _, r := range e.rolls {
-		d1, d2 := int(r.d1), int(r.d2)
-		var hit uint32 // bit t: the blot on the opponent's point t can be hit
-		for _, o := range origins[:no] {
-			if d1 == d2 {
-				p := o
-				for k := 0; k < 4; k++ {
-					p -= d1
-					if p < 1 || blocked[p] {
-						break
-					}
-					if blot[p] {
-						hit |= 1 << p
-					}
-				}
-			} else {
-				p1, p2, p3 := o-d1, o-d2, o-d1-d2
-				if p1 >= 1 && blot[p1] {
-					hit |= 1 << p1
-				}
-				if p2 >= 1 && blot[p2] {
-					hit |= 1 << p2
-				}
-				if p3 >= 1 && blot[p3] && (!blocked[p1] || !blocked[p2]) {
-					hit |= 1 << p3
-				}
-			}
-		}
+	for k, r := range e.rolls {
+		hit := hits[k]
 		if hit == 0 {
 			continue
 		}

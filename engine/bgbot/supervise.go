@@ -73,8 +73,9 @@ func bearoffExact(db *Bearoff, b *backgammon.Board) (Probs, bool) {
 }
 
 // Label judges each position plies deep with w (and db for exact
-// bear-offs), on workers goroutines. The labels do not depend on workers.
-func Label(ctx context.Context, w *Weights, db *Bearoff, boards []backgammon.Board, plies, workers int, progress func(done, total int)) ([]Labelled, error) {
+// bear-offs), on workers goroutines, the searches pruned by pruner when it
+// is not nil. The labels do not depend on workers.
+func Label(ctx context.Context, w *Weights, db *Bearoff, pruner *Pruner, boards []backgammon.Board, plies, workers int, progress func(done, total int)) ([]Labelled, error) {
 	if plies < 0 || plies > MaxPlies {
 		return nil, fmt.Errorf("label: plies %d out of range 0..%d", plies, MaxPlies)
 	}
@@ -90,7 +91,7 @@ func Label(ctx context.Context, w *Weights, db *Bearoff, boards []backgammon.Boa
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
-			bot, err := NewBot(Config{Level: LevelNet, Plies: plies, Weights: w, Bearoff: db, NoBearoff: db == nil})
+			bot, err := NewBot(Config{Level: LevelNet, Plies: plies, Weights: w, Bearoff: db, NoBearoff: db == nil, Pruner: pruner})
 			if err != nil {
 				errs[k] = err
 				return

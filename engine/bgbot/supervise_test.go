@@ -32,11 +32,11 @@ func TestSupervisedGeneration(t *testing.T) {
 			t.Fatalf("position %d is an exact bear-off", i)
 		}
 	}
-	one, err := Label(ctx, w, db, boards, 1, 1, nil)
+	one, err := Label(ctx, w, db, nil, boards, 1, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	three, err := Label(ctx, w, db, boards, 1, 3, nil)
+	three, err := Label(ctx, w, db, nil, boards, 1, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

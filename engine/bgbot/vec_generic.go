@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package bgbot
+
+func addTo(dst, src []float32)           { addToGo(dst, src) }
+func axpy(dst, src []float32, v float32) { axpyGo(dst, src, v) }
+func dot(a, b []float32) float32         { return dotGo(a, b) }
