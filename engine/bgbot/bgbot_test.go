@@ -78,7 +78,7 @@ func TestFeaturesStart(t *testing.T) {
 	c[backgammon.Opponent][20] = 1 // their 21-point: 6 away
 	c[backgammon.OnRoll][0] = 14   // rest of mine
 	c[backgammon.Opponent][0] = 14 // rest of theirs
-	if got := e.shots(&c[backgammon.OnRoll], &c[backgammon.Opponent]); got != 17 {
+	if got := e.shotFigures(&c[backgammon.OnRoll], &c[backgammon.Opponent]).shots; got != 17 {
 		t.Errorf("shots at a blot 6 away: %d, want 17", got)
 	}
 }

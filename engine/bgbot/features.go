@@ -1,6 +1,10 @@
 package bgbot
 
-import "github.com/gamemill/gamemill/engine/backgammon"
+import (
+	"math/bits"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
 
 // Input layout (LayoutV1) of the network, also used by the heuristic:
 //
@@ -139,9 +143,15 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 	}
 	x[196] = 1
 	nz = append(nz, 196)
+	// The shot figures feed both layouts' features; work them out once.
+	var sf [2]shotFigures
+	if Contact(b) {
+		sf[0] = e.shotFigures(&b[backgammon.OnRoll], &b[backgammon.Opponent])
+		sf[1] = e.shotFigures(&b[backgammon.Opponent], &b[backgammon.OnRoll])
+	}
 	var h [2 * HandPerSide]float32
-	e.hand(b, backgammon.OnRoll, h[:HandPerSide])
-	e.hand(b, backgammon.Opponent, h[HandPerSide:])
+	e.hand(b, backgammon.OnRoll, h[:HandPerSide], &sf[0])
+	e.hand(b, backgammon.Opponent, h[HandPerSide:], &sf[1])
 	for i, v := range h {
 		if v != 0 {
 			x[tdInputs+i] = v
@@ -150,8 +160,8 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 	}
 	if e.layout == LayoutV2 {
 		var xs [2 * ExtraPerSide]float32
-		e.extra(b, backgammon.OnRoll, xs[:ExtraPerSide])
-		e.extra(b, backgammon.Opponent, xs[ExtraPerSide:])
+		e.extra(b, backgammon.OnRoll, xs[:ExtraPerSide], &sf[0])
+		e.extra(b, backgammon.Opponent, xs[ExtraPerSide:], &sf[1])
 		for i, v := range xs {
 			if v != 0 {
 				x[NumInputs+i] = v
@@ -162,8 +172,9 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 	return nz
 }
 
-// hand computes the hand-made features of one side.
-func (e *encoder) hand(b *backgammon.Board, side int, h []float32) {
+// hand computes the hand-made features of one side, whose shot figures
+// are sf.
+func (e *encoder) hand(b *backgammon.Board, side int, h []float32, sf *shotFigures) {
 	me := &b[side]
 	them := &b[1-side]
 	pips := 0
@@ -205,24 +216,40 @@ func (e *encoder) hand(b *backgammon.Board, side int, h []float32) {
 		h[HandEscapes] = 1
 		return
 	}
-	h[HandShots] = float32(e.shots(me, them)) / 36
+	h[HandShots] = float32(sf.shots) / 36
 	h[HandEscapes] = float32(e.escapes(me, them)) / 36
 }
 
-// shots counts the rolls (of 36) on which the side "them" can hit at least
-// one blot of "me" (see hitMasks).
-func (e *encoder) shots(me, them *[25]int8) int {
+// shotFigures are what the opponent's next roll threatens against one
+// side's blots (see hitMasks for what counts as a hit).
+type shotFigures struct {
+	shots int // rolls (of 36) that hit at least one blot
+	loss  int // sum over the 36 rolls of the pips the costliest hit costs (a blot on my point q costs 25-q)
+	two   int // rolls (of 36) that can hit two or more blots
+}
+
+// shotFigures computes one side's shot figures: "me" is the side with the
+// blots, "them" the side to roll.
+func (e *encoder) shotFigures(me, them *[25]int8) shotFigures {
 	var hits [21]uint32
+	var f shotFigures
 	if !e.hitMasks(me, them, &hits) {
-		return 0
+		return f
 	}
-	total := 0
 	for k, r := range e.rolls {
-		if hits[k] != 0 {
-			total += int(r.w)
+		hit := hits[k]
+		if hit == 0 {
+			continue
+		}
+		f.shots += int(r.w)
+		// The costliest blot is the one nearest the opponent's home, i.e. the
+		// highest bit: its index t is the pips it costs.
+		f.loss += int(r.w) * (bits.Len32(hit) - 1)
+		if bits.OnesCount32(hit) >= 2 {
+			f.two += int(r.w)
 		}
 	}
-	return total
+	return f
 }
 
 // hitMasks sets hits[k], for each of the 21 rolls of the side "them", to

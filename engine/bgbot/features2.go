@@ -114,8 +114,8 @@ func (v *sideView) esc(p int) int {
 }
 
 // extra computes the layout-2 features of one side into h (len
-// ExtraPerSide, zeroed by the caller).
-func (e *encoder) extra(b *backgammon.Board, side int, h []float32) {
+// ExtraPerSide, zeroed by the caller); sf are the side's shot figures.
+func (e *encoder) extra(b *backgammon.Board, side int, h []float32, sf *shotFigures) {
 	me := &b[side]
 	them := &b[1-side]
 	v := newSideView(me, them)
@@ -230,30 +230,6 @@ func (e *encoder) extra(b *backgammon.Board, side int, h []float32) {
 	}
 	h[XBreak] = float32(brk) / 152
 	h[XMobility] = float32(mob) / (36 * 15)
-	loss, two := e.shotStats(me, them)
-	h[XPipLoss] = float32(loss) / (36 * 12)
-	h[XDoubleShot] = float32(two) / 36
-}
-
-// shotStats returns, over the opponent's 36 rolls, the sum of the pips I
-// lose to its costliest hit (a blot on my point q costs 25-q pips) and the
-// rolls that reach two or more of my blots (hits as in hitMasks).
-func (e *encoder) shotStats(me, them *[25]int8) (loss, two int) {
-	var hits [21]uint32
-	if !e.hitMasks(me, them, &hits) {
-		return 0, 0
-	}
-	for k, r := range e.rolls {
-		hit := hits[k]
-		if hit == 0 {
-			continue
-		}
-		// The costliest blot is the one nearest the opponent's home, i.e. the
-		// highest bit: its index t is the pips it costs.
-		loss += int(r.w) * (bits.Len32(hit) - 1)
-		if bits.OnesCount32(hit) >= 2 {
-			two += int(r.w)
-		}
-	}
-	return loss, two
+	h[XPipLoss] = float32(sf.loss) / (36 * 12)
+	h[XDoubleShot] = float32(sf.two) / 36
 }

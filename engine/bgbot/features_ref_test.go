@@ -17,13 +17,13 @@ func TestBitSetFeaturesMatchLoops(t *testing.T) {
 	for i, b := range samplePositions(t, rand.New(rand.NewPCG(31, 32)), 3000) {
 		for side := range 2 {
 			me, them := &b[side], &b[1-side]
-			if got, want := e.shots(me, them), e.shotsLoop(me, them); got != want {
-				t.Fatalf("position %d side %d: shots %d, want %d (%v)", i, side, got, want, b)
+			f := e.shotFigures(me, them)
+			if want := e.shotsLoop(me, them); f.shots != want {
+				t.Fatalf("position %d side %d: shots %d, want %d (%v)", i, side, f.shots, want, b)
 			}
-			gl, gt := e.shotStats(me, them)
 			wl, wt := e.shotStatsLoop(me, them)
-			if gl != wl || gt != wt {
-				t.Fatalf("position %d side %d: shot stats %d %d, want %d %d (%v)", i, side, gl, gt, wl, wt, b)
+			if f.loss != wl || f.two != wt {
+				t.Fatalf("position %d side %d: shot stats %d %d, want %d %d (%v)", i, side, f.loss, f.two, wl, wt, b)
 			}
 			v := newSideView(me, them)
 			for p := 1; p <= 25; p++ {
