@@ -107,10 +107,7 @@ func (p *Pruner) equity(b *backgammon.Board, s *prunerScratch) float32 {
 	s.in = encodeRaw(b, s.in[:0])
 	copy(s.h, p.b1)
 	for _, x := range s.in {
-		row := p.w1[x.index*p.hidden : (x.index+1)*p.hidden]
-		for j := range row {
-			s.h[j] += x.value * row[j]
-		}
+		axpy(s.h, p.w1[x.index*p.hidden:(x.index+1)*p.hidden], x.value)
 	}
 	out := p.b2
 	for j, v := range s.h {
