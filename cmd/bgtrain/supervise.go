@@ -28,12 +28,13 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	labels := fs.String("labels", "", "labelled positions to fit (written by --save-labels) instead of sampling and labelling")
 	saveLabels := fs.String("save-labels", "", "also write the labelled positions to this file")
 	prunerFile := fs.String("pruner", "", "pruning network for the labelling searches (default: the embedded one)")
+	alternatives := fs.Int("alternatives", 0, "also label, after each self-play position, the positions the next N best 0-ply moves would have left")
 	noPrune := fs.Bool("no-prune", false, "label with unpruned searches (about four times slower at 2 plies)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
-	if *positions < 1 || *plies < 1 || *plies > bgbot.MaxPlies || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 {
-		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --plies 1..%d, --epochs >= 1, --alpha > 0, --alpha-end >= 0", bgbot.MaxPlies)
+	if *positions < 1 || *plies < 1 || *plies > bgbot.MaxPlies || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 || *alternatives < 0 {
+		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --alternatives >= 0, --plies 1..%d, --epochs >= 1, --alpha > 0, --alpha-end >= 0", bgbot.MaxPlies)
 	}
 	w, err := loadWeights(*from)
 	if err != nil {
@@ -72,7 +73,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %s: %w", *labels, err)
 		}
 	} else {
-		boards, err := bgbot.SamplePositions(ctx, w, db, *positions, *seed)
+		boards, err := bgbot.SampleWithAlternatives(ctx, w, db, *positions, *seed, *alternatives)
 		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}

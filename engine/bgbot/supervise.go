@@ -2,11 +2,13 @@ package bgbot
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -24,6 +26,17 @@ type Labelled struct {
 // roll, leaving out those the bearoff database db answers exactly (db may
 // be nil).
 func SamplePositions(ctx context.Context, w *Weights, db *Bearoff, n int, seed uint64) ([]backgammon.Board, error) {
+	return SampleWithAlternatives(ctx, w, db, n, seed, 0)
+}
+
+// SampleWithAlternatives is SamplePositions that also keeps, after each
+// position met, the positions the next alternatives best moves by w's 0-ply
+// judgement would have left (before the opponent's roll, from its view).
+// Self-play only ever shows the network the positions after the moves it
+// likes, while choosing a move is ranking those it rejects as well; a
+// label for a rejected move's position carries what the network's own
+// games never teach it.
+func SampleWithAlternatives(ctx context.Context, w *Weights, db *Bearoff, n int, seed uint64, alternatives int) ([]backgammon.Board, error) {
 	bot, err := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, NoBearoff: db == nil})
 	if err != nil {
 		return nil, fmt.Errorf("sample positions: %w", err)
@@ -53,7 +66,10 @@ func SamplePositions(ctx context.Context, w *Weights, db *Bearoff, n int, seed u
 				if _, exact := bearoffExact(db, &b); !exact {
 					out = append(out, b)
 				}
-				m, _, _ := bot.ChooseMove(s.Board, s.Dice[0], s.Dice[1])
+				m, _, moved := bot.ChooseMove(s.Board, s.Dice[0], s.Dice[1])
+				if alternatives > 0 && moved { // with no legal move the candidates are stale
+					out = bot.appendAlternatives(out, m, alternatives, db, n)
+				}
 				if err := s.Play(m); err != nil {
 					return nil, fmt.Errorf("sample positions: game %d: %w", game, err)
 				}
@@ -63,6 +79,29 @@ func SamplePositions(ctx context.Context, w *Weights, db *Bearoff, n int, seed u
 		}
 	}
 	return out, nil
+}
+
+// appendAlternatives appends to out, up to n in all, the positions after
+// the k best candidates of the bot's last 0-ply choice other than the move
+// played, from the opponent's view, leaving out finished games and exact
+// bear-offs.
+func (bt *Bot) appendAlternatives(out []backgammon.Board, played backgammon.Move, k int, db *Bearoff, n int) []backgammon.Board {
+	c := bt.cands
+	slices.SortStableFunc(c, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+	for i := 0; i < len(c) && k > 0 && len(out) < n; i++ {
+		if c[i].move == played {
+			continue
+		}
+		k--
+		if _, over := Outcome(&c[i].board, bt.checkers); over {
+			continue
+		}
+		b := c[i].board.Swap()
+		if _, exact := bearoffExact(db, &b); !exact {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func bearoffExact(db *Bearoff, b *backgammon.Board) (Probs, bool) {

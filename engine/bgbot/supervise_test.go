@@ -119,3 +119,64 @@ func FuzzReadLabelled(f *testing.F) {
 		}
 	})
 }
+
+// TestSampleWithAlternatives checks that the alternatives are the
+// positions after the moves the network ranked next to the one it played:
+// each plain position reappears in order, and between two of them come
+// positions after other legal moves of the same roll, each judged by the
+// network no better than the move played.
+func TestSampleWithAlternatives(t *testing.T) {
+	ctx := context.Background()
+	w, err := DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := NewBearoff(DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := SamplePositions(ctx, w, db, 40, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed, err := SampleWithAlternatives(ctx, w, db, 160, 7, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mixed) != 160 {
+		t.Fatalf("%d positions, want 160", len(mixed))
+	}
+	ev := w.NewEvaluator()
+	next, alts := 0, 0
+	for i, b := range mixed {
+		if err := b.Validate(backgammon.Standard); err != nil {
+			t.Fatalf("position %d: %v", i, err)
+		}
+		if _, exact := bearoffExact(db, &b); exact {
+			t.Fatalf("position %d is an exact bear-off", i)
+		}
+		if next < len(plain) && b == plain[next] {
+			next++
+			continue
+		}
+		if next == 0 {
+			t.Fatalf("position %d comes before the first self-play position", i)
+		}
+		alts++
+		// An alternative to the move that led to plain[next] (or to the end
+		// of the game): the opponent, on roll, likes it at least as much.
+		if next < len(plain) {
+			after, played := ev.Evaluate(b).Equity(), ev.Evaluate(plain[next]).Equity()
+			if after < played-1e-6 && !sameGameStart(plain[next]) {
+				t.Errorf("position %d: the opponent's equity %.4f after the alternative is below %.4f after the move played", i, after, played)
+			}
+		}
+	}
+	if next < 20 || alts < 40 {
+		t.Errorf("%d self-play positions and %d alternatives among 160", next, alts)
+	}
+}
+
+// sameGameStart reports whether b is a game's first position (no move led
+// to it, so there is nothing to compare an alternative with).
+func sameGameStart(b backgammon.Board) bool { return b == backgammon.Standard.StartBoard() }
