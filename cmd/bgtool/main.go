@@ -29,6 +29,8 @@ commands:
   convert IN OUT                 convert a match record
   analyse FILE                   judge every decision of a .mat or .sgf record
                                  with bgbot: error rates, luck, rating estimates
+  gnubg-verdict FILE.mat...      have GNU Backgammon analyse records and print
+                                 each player's chequer and cube error rates
 
 Run 'bgtool COMMAND --help' for a command's flags.
 `
@@ -42,7 +44,7 @@ func main() {
 
 // run is the whole command; its result is the exit status (0 success, 1 a
 // failure, 2 a usage error).
-func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -60,6 +62,8 @@ func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer
 		err = runConvert(args[1:], stdout)
 	case "analyse", "analyze":
 		err = runAnalyse(args[1:], stdout)
+	case "gnubg-verdict":
+		err = runVerdict(ctx, args[1:], stdout, stderr)
 	default:
 		err = cli.Usagef("unknown command %q", args[0])
 	}

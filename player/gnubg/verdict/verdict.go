@@ -1,0 +1,184 @@
+// Package verdict has GNU Backgammon judge match records: it runs gnubg's
+// own analysis ("analyse match" at a chosen depth) on .mat files and reads
+// each player's figures from "show statistics match", so that our players'
+// error rates can be stated in the units and by the judge backgammon
+// players trust.
+package verdict
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Player is one player's figures in gnubg's statistics of one record (or,
+// after Add, of several). Error totals are in EMG (normalised to money
+// points; in match play gnubg derives them from match winning chances), as
+// positive numbers.
+type Player struct {
+	Name          string
+	UnforcedMoves int
+	ChequerError  float64
+	CubeDecisions int // close or actual cube decisions
+	CubeError     float64
+	Records       int
+}
+
+// ChequerRate is the chequer error in mEMG per unforced move.
+func (p Player) ChequerRate() float64 { return rate(p.ChequerError, p.UnforcedMoves) }
+
+// CubeRate is the cube error in mEMG per close or actual cube decision.
+func (p Player) CubeRate() float64 { return rate(p.CubeError, p.CubeDecisions) }
+
+func rate(total float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return 1000 * total / float64(n)
+}
+
+// Add adds q's figures to p's (same player, another record).
+func (p *Player) Add(q Player) {
+	p.UnforcedMoves += q.UnforcedMoves
+	p.ChequerError += q.ChequerError
+	p.CubeDecisions += q.CubeDecisions
+	p.CubeError += q.CubeError
+	p.Records += q.Records
+}
+
+// ParseStatistics reads the two players' figures from the text gnubg
+// prints for "show statistics match" (English, gnubg 1.0x): the player
+// names from the "Player" line, then from the chequer play section the
+// unforced moves and the error total, from the cube section the close or
+// actual decisions and the error total.
+func ParseStatistics(text string) ([2]Player, error) {
+	var ps [2]Player
+	section := ""
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for line := 1; sc.Scan(); line++ {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" {
+			continue
+		}
+		// Columns are set apart by two spaces or more; a label, a name or a
+		// figure such as "-0.890 (-15.784%)" has single spaces at most.
+		cols := columnSep.Split(l, -1)
+		if len(cols) == 1 && strings.HasSuffix(l, " statistics") {
+			section = l
+			continue
+		}
+		key := cols[0]
+		if strings.HasPrefix(key, "Error total EMG (") { // "(MWC)" in match play, "(Points)" in money play
+			key = "Error total"
+		}
+		if key == "Player" {
+			if len(cols) != 3 {
+				return ps, fmt.Errorf("statistics line %d: player line %q does not name two players", line, l)
+			}
+			ps[0].Name, ps[1].Name = cols[1], cols[2]
+			seen["player"] = true
+			continue
+		}
+		var err error
+		switch {
+		case section == "Chequerplay statistics" && key == "Unforced moves":
+			ps[0].UnforcedMoves, ps[1].UnforcedMoves, err = ints(cols[1:])
+		case section == "Chequerplay statistics" && key == "Error total":
+			ps[0].ChequerError, ps[1].ChequerError, err = errs(cols[1:])
+		case section == "Cube statistics" && key == "Close or actual cube decisions":
+			ps[0].CubeDecisions, ps[1].CubeDecisions, err = ints(cols[1:])
+		case section == "Cube statistics" && key == "Error total":
+			ps[0].CubeError, ps[1].CubeError, err = errs(cols[1:])
+		default:
+			continue
+		}
+		if err != nil {
+			return ps, fmt.Errorf("statistics line %d: %s: %w", line, key, err)
+		}
+		seen[section+"/"+key] = true
+	}
+	for _, k := range []string{"player", "Chequerplay statistics/Unforced moves", "Chequerplay statistics/Error total",
+		"Cube statistics/Close or actual cube decisions", "Cube statistics/Error total"} {
+		if !seen[k] {
+			return ps, fmt.Errorf("statistics: no %q", k)
+		}
+	}
+	ps[0].Records, ps[1].Records = 1, 1
+	return ps, nil
+}
+
+var columnSep = regexp.MustCompile(`\s{2,}`)
+
+// ints reads two counts, one per player.
+func ints(cols []string) (int, int, error) {
+	if len(cols) != 2 {
+		return 0, 0, fmt.Errorf("%d columns, want 2", len(cols))
+	}
+	x, err := strconv.Atoi(cols[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	y, err := strconv.Atoi(cols[1])
+	return x, y, err
+}
+
+// errs reads two error totals such as "-0.890 (-15.784%)", one per
+// player, returning them as positive EMG.
+func errs(cols []string) (float64, float64, error) {
+	if len(cols) != 2 {
+		return 0, 0, fmt.Errorf("%d columns, want 2", len(cols))
+	}
+	one := func(s string) (float64, error) {
+		f := strings.Fields(s)
+		v, err := strconv.ParseFloat(f[0], 64)
+		if err != nil {
+			return 0, err
+		}
+		if !(v <= 0) {
+			return 0, fmt.Errorf("error total %v is not at most zero", v)
+		}
+		return -v, nil
+	}
+	x, err := one(cols[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	y, err := one(cols[1])
+	return x, y, err
+}
+
+// Analyse runs gnubg (binary) on one .mat file, analysing chequer play and
+// cube decisions plies deep, and returns the two players' figures.
+func Analyse(ctx context.Context, binary, file string, plies int) ([2]Player, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return [2]Player{}, fmt.Errorf("analyse %s: %w", file, err)
+	}
+	if strings.ContainsAny(abs, "\n\"") {
+		return [2]Player{}, fmt.Errorf("analyse %s: the path has a newline or a quote", file)
+	}
+	script := fmt.Sprintf("set analysis chequerplay evaluation plies %d\nset analysis cubedecision evaluation plies %d\n"+
+		"import mat \"%s\"\nanalyse match\nshow statistics match\n", plies, plies, abs)
+	cmd := exec.CommandContext(ctx, binary, "-t", "-q")
+	cmd.Stdin = strings.NewReader(script)
+	cmd.Env = append(os.Environ(), "LANG=C", "LC_ALL=C")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	if err := cmd.Run(); err != nil {
+		return [2]Player{}, fmt.Errorf("analyse %s: gnubg: %w", file, err)
+	}
+	ps, err := ParseStatistics(out.String())
+	if err != nil {
+		return ps, fmt.Errorf("analyse %s: %w", file, err)
+	}
+	return ps, nil
+}

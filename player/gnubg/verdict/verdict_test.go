@@ -1,0 +1,119 @@
+package verdict
+
+import (
+	"context"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gamemill/gamemill/internal/peertest"
+)
+
+// testdata/statistics-match5.txt is gnubg 1.07's output for a 5-point
+// match of the ringmaster's (bgbot against gnubg at 0 ply) analysed at 0
+// ply; the figures below are read off it by eye.
+func TestParseStatistics(t *testing.T) {
+	text, err := os.ReadFile("testdata/statistics-match5.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := ParseStatistics(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [2]Player{
+		{Name: "bgbot", UnforcedMoves: 63, ChequerError: 0.890, CubeDecisions: 8, CubeError: 0.138, Records: 1},
+		{Name: "gnubg0", UnforcedMoves: 55, ChequerError: 0, CubeDecisions: 8, CubeError: 0, Records: 1},
+	}
+	if ps != want {
+		t.Fatalf("got %+v\nwant %+v", ps, want)
+	}
+	if r := ps[0].ChequerRate(); math.Abs(r-14.127) > 0.001 {
+		t.Errorf("chequer rate %.3f, want 890/63", r)
+	}
+	if r := ps[0].CubeRate(); math.Abs(r-17.25) > 0.001 {
+		t.Errorf("cube rate %.3f, want 138/8", r)
+	}
+	sum := ps[0]
+	sum.Add(ps[0])
+	if sum.Records != 2 || sum.UnforcedMoves != 126 || sum.ChequerRate() != ps[0].ChequerRate() {
+		t.Errorf("sum of a record with itself: %+v", sum)
+	}
+}
+
+// testdata/statistics-money.txt: a money game with the cube (Jacoby),
+// where gnubg gives the errors in points rather than match winning chances.
+func TestParseStatisticsMoney(t *testing.T) {
+	text, err := os.ReadFile("testdata/statistics-money.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := ParseStatistics(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [2]Player{
+		{Name: "bgbot", UnforcedMoves: 18, ChequerError: 0.131, CubeDecisions: 2, CubeError: 0, Records: 1},
+		{Name: "gnubg0", UnforcedMoves: 18, ChequerError: 0, CubeDecisions: 5, CubeError: 0, Records: 1},
+	}
+	if ps != want {
+		t.Fatalf("got %+v\nwant %+v", ps, want)
+	}
+}
+
+func TestParseStatisticsRejects(t *testing.T) {
+	good, err := os.ReadFile("testdata/statistics-match5.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"empty":            "",
+		"no cube section":  string(good[:strings.Index(string(good), "Cube statistics")]),
+		"a positive error": strings.Replace(string(good), "-0.890 (-15.784%)", "+0.890 (-15.784%)", 1),
+		"one column":       strings.Replace(string(good), "63                      55", "63", 1),
+	} {
+		if _, err := ParseStatistics(text); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestAnalyseWithGnubg runs gnubg on a 3-point match it played itself
+// (from gnubg's own export) at 0 ply: both players' figures are read and
+// are sane.
+func TestAnalyseWithGnubg(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	ps, err := Analyse(context.Background(), bin, "testdata/gnubg-3pt-match.mat", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Name == "" || p.UnforcedMoves < 10 || p.ChequerError < 0 || p.Records != 1 {
+			t.Errorf("implausible figures %+v", p)
+		}
+	}
+	if _, err := Analyse(context.Background(), bin, "testdata/missing.mat", 0); err == nil {
+		t.Error("a missing file: no error")
+	}
+}
+
+func FuzzParseStatistics(f *testing.F) {
+	for _, name := range []string{"testdata/statistics-match5.txt", "testdata/statistics-money.txt"} {
+		if good, err := os.ReadFile(name); err == nil {
+			f.Add(string(good))
+		}
+	}
+	f.Add("Player  a  b\nChequerplay statistics\nUnforced moves  1  2\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		ps, err := ParseStatistics(text)
+		if err != nil {
+			return
+		}
+		for _, p := range ps {
+			if p.ChequerError < 0 || p.CubeError < 0 || math.IsNaN(p.ChequerError) || math.IsNaN(p.CubeError) {
+				t.Fatalf("accepted a negative or NaN error: %+v", p)
+			}
+		}
+	})
+}
