@@ -376,21 +376,12 @@ func (e *NetEvaluator) learn(b *backgammon.Board, target Probs, alpha float32) {
 		g[j] = s * a * (1 - a)
 	}
 	for k := range delta {
-		row := n.w2[k*H : k*H+H]
-		for j, a := range e.hid {
-			row[j] += delta[k] * a
-		}
+		axpy(n.w2[k*H:k*H+H], e.hid, delta[k])
 		n.b2[k] += delta[k]
 	}
-	for j := range n.b1 {
-		n.b1[j] += g[j]
-	}
+	addTo(n.b1, g)
 	for _, i := range e.nz {
-		v := e.x[i]
-		row := n.w1[int(i)*H : int(i)*H+H]
-		for j := range row {
-			row[j] += v * g[j]
-		}
+		axpy(n.w1[int(i)*H:int(i)*H+H], g, e.x[i])
 	}
 }
 
