@@ -17,7 +17,9 @@ import (
 // 200 positions (each a roll to play): bgbot called directly, bgbot through
 // the protocol over in-memory pipes (set_position + genmove), gnubg
 // through its external interface via the adapter (the same two commands),
-// and gnubg's bare socket (one board line, one answer).
+// and gnubg's bare socket (one board line, one answer). Both engines cache
+// evaluations, so run it with -benchtime 200x (one pass over the positions):
+// further passes measure the caches more than the engines.
 func BenchmarkCompare0Ply(b *testing.B) {
 	positions := benchPositions(200)
 	ctx := context.Background()
@@ -78,7 +80,7 @@ func BenchmarkCompare0Ply(b *testing.B) {
 // BenchmarkCompareDeep is BenchmarkCompare0Ply's protocol pair at 1 and 2
 // plies: bgbot served in process and gnubg through its external
 // interface, the same 200 positions, decisions (set_position + genmove)
-// per second.
+// per second; -benchtime 200x, as for BenchmarkCompare0Ply.
 func BenchmarkCompareDeep(b *testing.B) {
 	positions := benchPositions(200)
 	run := func(b *testing.B, p player.Player) { benchDecisions(b, p, positions) }
