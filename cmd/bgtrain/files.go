@@ -31,34 +31,30 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	return nil
 }
 
-// loadWeights reads a weights file, or the embedded default for "".
+// loadWeights reads a weights file, or the embedded weights for "".
 func loadWeights(path string) (*bgbot.Weights, error) {
-	if path == "" {
-		return bgbot.DefaultWeights()
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("weights: %w", err)
-	}
-	w, err := bgbot.ParseWeights(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return w, nil
+	return loadFile(path, "weights", bgbot.DefaultWeights, bgbot.ParseWeights)
 }
 
 // loadPruner reads a pruner file, or the embedded pruner for "".
 func loadPruner(path string) (*bgbot.Pruner, error) {
+	return loadFile(path, "pruner", bgbot.DefaultPruner, bgbot.ParsePruner)
+}
+
+// loadFile reads and parses path, or returns the embedded default for "".
+func loadFile[T any](path, what string, embedded func() (T, error), parse func([]byte) (T, error)) (T, error) {
 	if path == "" {
-		return bgbot.DefaultPruner()
+		return embedded()
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("pruner: %w", err)
+		var zero T
+		return zero, fmt.Errorf("%s: %w", what, err)
 	}
-	p, err := bgbot.ParsePruner(data)
+	v, err := parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return v, fmt.Errorf("%s: %w", path, err)
 	}
-	return p, nil
+	return v, nil
 }
+

@@ -10,8 +10,10 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
-func TestSupervisedGeneration(t *testing.T) {
-	ctx := context.Background()
+// defaultNetAndBearoff are the embedded weights and the default bearoff
+// database, which the sampling tests play with.
+func defaultNetAndBearoff(t *testing.T) (*Weights, *Bearoff) {
+	t.Helper()
 	w, err := DefaultWeights()
 	if err != nil {
 		t.Fatal(err)
@@ -20,6 +22,12 @@ func TestSupervisedGeneration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, db
+}
+
+func TestSupervisedGeneration(t *testing.T) {
+	ctx := context.Background()
+	w, db := defaultNetAndBearoff(t)
 	boards, err := SamplePositions(ctx, w, db, 60, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -127,14 +135,7 @@ func FuzzReadLabelled(f *testing.F) {
 // network no better than the move played.
 func TestSampleWithAlternatives(t *testing.T) {
 	ctx := context.Background()
-	w, err := DefaultWeights()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := NewBearoff(DefaultBearoffCheckers)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, db := defaultNetAndBearoff(t)
 	plain, err := SamplePositions(ctx, w, db, 40, 7)
 	if err != nil {
 		t.Fatal(err)

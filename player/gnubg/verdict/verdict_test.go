@@ -10,55 +10,51 @@ import (
 	"github.com/gamemill/gamemill/internal/peertest"
 )
 
-// testdata/statistics-match5.txt is gnubg 1.07's output for a 5-point
-// match of the ringmaster's (bgbot against gnubg at 0 ply) analysed at 0
-// ply; the figures below are read off it by eye.
+// The testdata files are gnubg 1.07's output for records of the
+// ringmaster's (bgbot against gnubg at 0 ply) analysed at 0 ply: a 5-point
+// match (errors in match winning chances) and a money game with the cube
+// and the Jacoby rule (errors in points). The figures are read off them by
+// eye.
 func TestParseStatistics(t *testing.T) {
-	text, err := os.ReadFile("testdata/statistics-match5.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := ParseStatistics(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := [2]Player{
-		{Name: "bgbot", UnforcedMoves: 63, ChequerError: 0.890, CubeDecisions: 8, CubeError: 0.138, Records: 1},
-		{Name: "gnubg0", UnforcedMoves: 55, ChequerError: 0, CubeDecisions: 8, CubeError: 0, Records: 1},
-	}
-	if ps != want {
-		t.Fatalf("got %+v\nwant %+v", ps, want)
-	}
-	if r := ps[0].ChequerRate(); math.Abs(r-14.127) > 0.001 {
-		t.Errorf("chequer rate %.3f, want 890/63", r)
-	}
-	if r := ps[0].CubeRate(); math.Abs(r-17.25) > 0.001 {
-		t.Errorf("cube rate %.3f, want 138/8", r)
-	}
-	sum := ps[0]
-	sum.Add(ps[0])
-	if sum.Records != 2 || sum.UnforcedMoves != 126 || sum.ChequerRate() != ps[0].ChequerRate() {
-		t.Errorf("sum of a record with itself: %+v", sum)
+	for file, want := range map[string][2]Player{
+		"testdata/statistics-match5.txt": {
+			{Name: "bgbot", UnforcedMoves: 63, ChequerError: 0.890, CubeDecisions: 8, CubeError: 0.138, Records: 1},
+			{Name: "gnubg0", UnforcedMoves: 55, ChequerError: 0, CubeDecisions: 8, CubeError: 0, Records: 1},
+		},
+		"testdata/statistics-money.txt": {
+			{Name: "bgbot", UnforcedMoves: 18, ChequerError: 0.131, CubeDecisions: 2, CubeError: 0, Records: 1},
+			{Name: "gnubg0", UnforcedMoves: 18, ChequerError: 0, CubeDecisions: 5, CubeError: 0, Records: 1},
+		},
+	} {
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := ParseStatistics(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if ps != want {
+			t.Errorf("%s: got %+v\nwant %+v", file, ps, want)
+		}
 	}
 }
 
-// testdata/statistics-money.txt: a money game with the cube (Jacoby),
-// where gnubg gives the errors in points rather than match winning chances.
-func TestParseStatisticsMoney(t *testing.T) {
-	text, err := os.ReadFile("testdata/statistics-money.txt")
-	if err != nil {
-		t.Fatal(err)
+func TestRates(t *testing.T) {
+	p := Player{Name: "bgbot", UnforcedMoves: 63, ChequerError: 0.890, CubeDecisions: 8, CubeError: 0.138, Records: 1}
+	if r := p.ChequerRate(); math.Abs(r-14.127) > 0.001 {
+		t.Errorf("chequer rate %.3f, want 890/63", r)
 	}
-	ps, err := ParseStatistics(string(text))
-	if err != nil {
-		t.Fatal(err)
+	if r := p.CubeRate(); math.Abs(r-17.25) > 0.001 {
+		t.Errorf("cube rate %.3f, want 138/8", r)
 	}
-	want := [2]Player{
-		{Name: "bgbot", UnforcedMoves: 18, ChequerError: 0.131, CubeDecisions: 2, CubeError: 0, Records: 1},
-		{Name: "gnubg0", UnforcedMoves: 18, ChequerError: 0, CubeDecisions: 5, CubeError: 0, Records: 1},
+	sum := p
+	sum.Add(p)
+	if sum.Records != 2 || sum.UnforcedMoves != 126 || sum.ChequerRate() != p.ChequerRate() {
+		t.Errorf("sum of a record with itself: %+v", sum)
 	}
-	if ps != want {
-		t.Fatalf("got %+v\nwant %+v", ps, want)
+	if (Player{}).CubeRate() != 0 {
+		t.Error("a rate with no decisions is not 0")
 	}
 }
 
