@@ -57,4 +57,3 @@ func loadFile[T any](path, what string, embedded func() (T, error), parse func([
 	}
 	return v, nil
 }
-
