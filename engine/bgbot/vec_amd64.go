@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package bgbot
 
 // addTo adds src to dst; src must be at least as long as dst.
