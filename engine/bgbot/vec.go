@@ -4,8 +4,8 @@ package bgbot
 // input, so these three loops are most of an evaluation's time. On amd64
 // they run in SSE assembly (vec_amd64.s), which SSE2, part of every amd64
 // processor, makes safe without a feature check; elsewhere (or with the
-// purego build tag) the Go versions below run. Both give bit-identical results: the assembly keeps the Go
-// code's order of additions.
+// purego build tag) the Go versions below run. Both give bit-identical
+// results: the assembly keeps the Go code's order of additions.
 
 // addToGo adds src to dst (same length), four at a time.
 func addToGo(dst, src []float32) {
