@@ -166,14 +166,9 @@ func (m *MET) mwc(p Probs, mi matchInfo, cube int) float64 {
 
 // matchCube computes the cube equities of a match game for the player on
 // roll of s, as match winning chances. Each equity mixes, as Janowski's
-// money formula does, a live-cube part (matchLive) with weight
-// CubeEfficiency and the dead-cube match winning chance. Whether the cube
-// is alive is judged for each player apart: a player's cube access is worth
-// something only while winning a single game at the cube would not already
-// win that player the match. So when the leader's double to 2 reaches the
-// leader's own need, the taker's redouble is still alive and priced in;
-// only when neither side can use the cube (and after the Crawford game,
-// where the MET already has the trailer doubling at once) is it dead.
+// money formula does, a live-cube part (liveMatch) with weight x and the
+// dead-cube match winning chance. After the Crawford game the leader's
+// cube is dead (one game wins it the match), the trailer's alive.
 func (bt *Bot) matchCube(s *backgammon.State, p Probs, x float64) (CubeEquities, error) {
 	mi, err := bt.matchInfo(s, s.Move)
 	if err != nil {
@@ -185,103 +180,150 @@ func (bt *Bot) matchCube(s *backgammon.State, p Probs, x float64) (CubeEquities,
 		DoubleTake: bt.met.mwc(p, mi, 2*c),
 		DoublePass: bt.met.Win(mi.me-c, mi.opp, mi.postCrawford),
 	}
-	if mi.postCrawford {
-		return ce, nil
-	}
-	own := CubeCentred
+	l := liveMatch{m: bt.met, pc: mi.postCrawford}
+	w := float64(p[Win])
+	var nd float64
 	if s.CubeOwner == s.Move {
-		own = CubeOwned
+		nd = l.owned(mi.me, mi.opp, c, p, w)
+	} else {
+		nd = l.centred(mi.me, mi.opp, c, p, w)
 	}
-	ce.NoDouble = x*bt.met.matchLive(p, mi, c, own) + (1-x)*ce.NoDouble
-	ce.DoubleTake = x*bt.met.matchLive(p, mi, 2*c, CubeUnavailable) + (1-x)*ce.DoubleTake
+	ce.NoDouble = x*nd + (1-x)*ce.NoDouble
+	ce.DoubleTake = x*l.opponentOwns(mi.me, mi.opp, 2*c, p, w) + (1-x)*ce.DoubleTake
 	return ce, nil
 }
 
-// matchLive is the live-cube match winning chance of a player with
-// probabilities p and the cube at value cube, owned as own: Janowski's
-// piecewise-linear live equity carried over to match winning chances.
-// Play at this cube stops at the cash point (the opponent should drop this
-// player's double) and the take point (this player should drop the
-// opponent's), both from the match equity table with Janowski's allowance
-// for the recube; between them the chance is linear in the win probability,
-// and beyond the point the player cannot reach (no cube access) the game
-// is played out, gammons included.
-func (m *MET) matchLive(p Probs, mi matchInfo, cube, own int) float64 {
-	pc := mi.postCrawford
-	// A player for whom a single game at this cube already wins the match
-	// has no use for the cube: a centred cube is then the other side's
-	// alone, and a cube only such a player could turn is dead.
-	mine, theirs := cube < mi.me, cube < mi.opp
-	if own == CubeOwned {
-		theirs = false
+// liveMatch is Janowski's live cube carried over to match play, with the
+// take and cash points worked out from the match equity table level by
+// level rather than from the money formula: a player's match winning
+// chance, as a function of the win probability w (the shares of gammons
+// and backgammons among wins and losses held fixed), is piecewise linear
+// between the points where play at a cube level stops. A player who owns
+// the cube at v runs from losing everything at w = 0, through cashing v
+// at the cash point (where the opponent should drop a redouble to 2v: one
+// minus the opponent's own take point at 2v), to winning everything,
+// gammons included, at w = 1 (the "too good" stretch, where the owner
+// plays on). The take point at a level is where the taker's line, owning
+// the cube one level up, meets the chance of dropping; so each level's
+// points rest on the next level's, down to a cube that can no longer win
+// its owner anything more (doubling it would only double a result that
+// already wins the match), where the line is the dead-cube one. Taking
+// gammons and the recube into account this way is the idea of gnubg's
+// match-play cube evaluation; the code is ours.
+type liveMatch struct {
+	m  *MET
+	pc bool // the match equity table's post-Crawford figures
+}
+
+// results are the match winning chances, for the player needing me
+// against opp points with the cube at v, after a win and after a loss
+// played out, gammons weighted by p's shares.
+func (l liveMatch) results(me, opp, v int, p Probs) (won, lost float64) {
+	f := func(x float32) float64 { return float64(x) }
+	w := f(p[Win])
+	won, lost = l.m.Win(me-v, opp, l.pc), l.m.Win(me, opp-v, l.pc)
+	if w > 1e-6 {
+		won = (f(p[Win]-p[WinGammon])*won + f(p[WinGammon]-p[WinBackgammon])*l.m.Win(me-2*v, opp, l.pc) +
+			f(p[WinBackgammon])*l.m.Win(me-3*v, opp, l.pc)) / w
 	}
-	if own == CubeUnavailable {
-		mine = false
+	if w < 1-1e-6 {
+		lost = (f(1-p[Win]-p[LoseGammon])*lost + f(p[LoseGammon]-p[LoseBackgammon])*l.m.Win(me, opp-2*v, l.pc) +
+			f(p[LoseBackgammon])*l.m.Win(me, opp-3*v, l.pc)) / (1 - w)
 	}
+	return won, lost
+}
+
+// owned is the live chance at w of the player needing me, against opp,
+// who owns the cube at v.
+func (l liveMatch) owned(me, opp, v int, p Probs, w float64) float64 {
+	return polyline(w, l.ownedPoints(me, opp, v, p))
+}
+
+func (l liveMatch) ownedPoints(me, opp, v int, p Probs) []point {
+	won, lost := l.results(me, opp, v, p)
+	if v >= me { // winning a game at v already wins the match: a redouble gains nothing
+		return []point{{0, lost}, {1, won}}
+	}
+	cp := 1 - l.takePoint(opp, me, 2*v, p.Invert())
+	return []point{{0, lost}, {cp, l.m.Win(me-v, opp, l.pc)}, {1, won}}
+}
+
+// opponentOwns is the live chance at w of the player needing me when the
+// opponent, needing opp, owns the cube at v.
+func (l liveMatch) opponentOwns(me, opp, v int, p Probs, w float64) float64 {
+	won, lost := l.results(me, opp, v, p)
+	if v >= opp { // the opponent's redouble would gain it nothing
+		return polyline(w, []point{{0, lost}, {1, won}})
+	}
+	tp := l.takePoint(me, opp, 2*v, p)
+	return polyline(w, []point{{0, lost}, {tp, l.m.Win(me, opp-v, l.pc)}, {1, won}})
+}
+
+// centred is the live chance at w of the player needing me, against opp,
+// with the cube centred at v: either side may double.
+func (l liveMatch) centred(me, opp, v int, p Probs, w float64) float64 {
+	mine, theirs := v < me, v < opp
 	switch {
 	case !mine && !theirs:
-		return m.mwc(p, mi, cube)
+		won, lost := l.results(me, opp, v, p)
+		return polyline(w, []point{{0, lost}, {1, won}})
 	case !theirs:
-		own = CubeOwned
+		return l.owned(me, opp, v, p, w)
 	case !mine:
-		own = CubeUnavailable
+		return l.opponentOwns(me, opp, v, p, w)
 	}
-	w := float64(p[Win])
-	cash := m.Win(mi.me-cube, mi.opp, pc)    // winning a single game at this cube
-	dropped := m.Win(mi.me, mi.opp-cube, pc) // losing one
-	up, down := m.Win(mi.me-2*cube, mi.opp, pc), m.Win(mi.me, mi.opp-2*cube, pc)
-	if up-down < 1e-9 {
-		return m.mwc(p, mi, cube)
+	won, lost := l.results(me, opp, v, p)
+	tp := l.takePoint(me, opp, 2*v, p)
+	cp := 1 - l.takePoint(opp, me, 2*v, p.Invert())
+	if tp > cp { // each side would drop the other's double: play stops at once either way
+		tp = (tp + cp) / 2
+		cp = tp
 	}
-	// The dead-cube take points of both players, lowered by the value of
-	// the recube the taker gets, with Janowski's money factor
-	// (W+L)/(W+L+1/2): W and L are the average win and loss in games.
-	W, L := 1.0, 1.0
-	if w > 1e-6 {
-		W += float64(p[WinGammon]+p[WinBackgammon]) / w
-	}
-	if w < 1-1e-6 {
-		L += float64(p[LoseGammon]+p[LoseBackgammon]) / (1 - w)
-	}
-	vig := (W + L) / (W + L + 0.5)
-	tp := vig * min(max((dropped-down)/(up-down), 0), 1)
-	cp := 1 - vig*(1-min(max((cash-down)/(up-down), 0), 1))
-	// Played to the end: the average chance after a win and after a loss.
-	f := func(x float32) float64 { return float64(x) }
-	ws, wg, wb := f(p[Win]-p[WinGammon]), f(p[WinGammon]-p[WinBackgammon]), f(p[WinBackgammon])
-	ls, lg, lb := f(1-p[Win]-p[LoseGammon]), f(p[LoseGammon]-p[LoseBackgammon]), f(p[LoseBackgammon])
-	wonAll, lostAll := cash, dropped
-	if w > 1e-6 {
-		wonAll = (ws*cash + wg*m.Win(mi.me-2*cube, mi.opp, pc) + wb*m.Win(mi.me-3*cube, mi.opp, pc)) / w
-	}
-	if w < 1-1e-6 {
-		lostAll = (ls*dropped + lg*m.Win(mi.me, mi.opp-2*cube, pc) + lb*m.Win(mi.me, mi.opp-3*cube, pc)) / (1 - w)
-	}
-	lerp := func(x0, y0, x1, y1 float64) float64 {
-		if x1-x0 < 1e-9 {
-			return y1
+	return polyline(w, []point{{0, lost}, {tp, l.m.Win(me, opp-v, l.pc)}, {cp, l.m.Win(me-v, opp, l.pc)}, {1, won}})
+}
+
+// takePoint is the least win probability with which the player needing
+// me, against opp, takes a double to v (and then owns the cube at v): where
+// its owned line reaches the chance of dropping, losing v/2.
+func (l liveMatch) takePoint(me, opp, v int, p Probs) float64 {
+	return solve(l.ownedPoints(me, opp, v, p), l.m.Win(me, opp-v/2, l.pc))
+}
+
+// point is a corner (win probability, match winning chance) of a live
+// line.
+type point struct{ w, mwc float64 }
+
+// polyline is the piecewise-linear function through pts (w ascending,
+// from 0 to 1) at w.
+func polyline(w float64, pts []point) float64 {
+	for i := 1; i < len(pts); i++ {
+		if w <= pts[i].w || i == len(pts)-1 {
+			a, b := pts[i-1], pts[i]
+			if b.w-a.w < 1e-12 {
+				return b.mwc
+			}
+			return a.mwc + (b.mwc-a.mwc)*(w-a.w)/(b.w-a.w)
 		}
-		return y0 + (y1-y0)*(w-x0)/(x1-x0)
 	}
-	switch own {
-	case CubeOwned:
-		if w >= cp {
-			return cash
+	return pts[len(pts)-1].mwc
+}
+
+// solve is the least w at which the rising piecewise-linear function
+// through pts reaches y (0 if it starts above y, 1 if it never reaches it).
+func solve(pts []point, y float64) float64 {
+	if y <= pts[0].mwc {
+		return 0
+	}
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if y <= b.mwc {
+			if b.mwc-a.mwc < 1e-12 {
+				return b.w
+			}
+			return a.w + (b.w-a.w)*(y-a.mwc)/(b.mwc-a.mwc)
 		}
-		return lerp(0, lostAll, cp, cash)
-	case CubeUnavailable:
-		if w <= tp {
-			return dropped
-		}
-		return lerp(tp, dropped, 1, wonAll)
 	}
-	switch {
-	case w <= tp:
-		return dropped
-	case w >= cp:
-		return cash
-	}
-	return lerp(tp, dropped, cp, cash)
+	return 1
 }
 
 // Cube returns the cube equities for the player on roll of s (money:

@@ -11,15 +11,15 @@ func TestMatchLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mi := matchInfo{me: 7, opp: 7, cube: 1}
+	l := liveMatch{m: met}
 	prev := -1.0
 	for w := float32(0); w <= 1.0001; w += 0.01 {
 		p := Probs{Win: min(w, 1)}
-		v := met.matchLive(p, mi, 1, CubeCentred)
-		if v < met.Win(7, 6, false)-1e-9 || v > met.Win(6, 7, false)+1e-9 {
+		v := l.centred(7, 7, 1, p, float64(p[Win]))
+		if v < met.Win(7, 6, false)-1e-6 || v > met.Win(6, 7, false)+1e-6 { // float32 probabilities
 			t.Fatalf("w=%.2f: centred live chance %.4f outside [lose 1, win 1]", w, v)
 		}
-		if v < prev-1e-9 {
+		if v < prev-1e-6 {
 			t.Fatalf("w=%.2f: live chance %.4f falls below %.4f", w, v, prev)
 		}
 		prev = v
@@ -27,7 +27,8 @@ func TestMatchLive(t *testing.T) {
 	// Owning the cube is worth more than a centred one, which is worth more
 	// than the opponent owning it.
 	p := Probs{Win: 0.6, WinGammon: 0.1, LoseGammon: 0.05}
-	own, centred, theirs := met.matchLive(p, mi, 1, CubeOwned), met.matchLive(p, mi, 1, CubeCentred), met.matchLive(p, mi, 1, CubeUnavailable)
+	w := float64(p[Win])
+	own, centred, theirs := l.owned(7, 7, 1, p, w), l.centred(7, 7, 1, p, w), l.opponentOwns(7, 7, 1, p, w)
 	if !(own >= centred && centred >= theirs) {
 		t.Errorf("cube access should help: owned %.4f centred %.4f opponent's %.4f", own, centred, theirs)
 	}
