@@ -125,6 +125,9 @@ match_length = 3
 			loser = r.b
 		}
 		want := fmt.Sprintf("The score (after %d games) is: ", games)
+		if games == 1 {
+			want = "The score (after 1 game) is: " // gnubg's singular
+		}
 		text := out
 		i := strings.Index(text, want)
 		if i < 0 {
