@@ -59,44 +59,56 @@ const (
 // points are TP = (L-1/2)/(W+L+1/2) and CP = (L+1)/(W+L+1/2), and the live
 // equity is linear in p between the points where play stops: (0, -L) to
 // (CP, 1) when owning the cube, (TP, -1) to (CP, 1) when it is centred,
-// (TP, -1) to (1, W) when the opponent owns it.
+// (TP, -1) to (1, W) when the opponent owns it. Beyond the points where
+// play would stop, a side too good to double (or to be doubled out) plays
+// on for its gammons: the line runs on from (CP, 1) to (1, W), and from
+// (0, -L) to (TP, -1).
 func Janowski(p Probs, own int, x float64) float64 {
-	w := float64(p[Win])
-	W, L := 1.0, 1.0
+	return x*janowskiLive(p, own, false) + (1-x)*janowskiDead(p)
+}
+
+// janowskiWL returns the win probability, the average win W and the
+// average loss L of p, in games.
+func janowskiWL(p Probs) (w, W, L float64) {
+	w = float64(p[Win])
+	W, L = 1.0, 1.0
 	if w > 1e-6 {
 		W += float64(p[WinGammon]+p[WinBackgammon]) / w
 	}
 	if w < 1-1e-6 {
 		L += float64(p[LoseGammon]+p[LoseBackgammon]) / (1 - w)
 	}
-	dead := w*(W+L) - L
+	return w, W, L
+}
+
+// janowskiDead is the dead-cube equity of p.
+func janowskiDead(p Probs) float64 {
+	w, W, L := janowskiWL(p)
+	return w*(W+L) - L
+}
+
+// janowskiLive is the live-cube equity of p with cube ownership own. With
+// jacoby (a centred cube under the Jacoby rule) the take and cash points
+// are the same, since gammons count once the cube is turned, but a side
+// too good to double cannot play on for a gammon: the line is flat beyond
+// them.
+func janowskiLive(p Probs, own int, jacoby bool) float64 {
+	w, W, L := janowskiWL(p)
 	tp := (L - 0.5) / (W + L + 0.5)
 	cp := (L + 1) / (W + L + 0.5)
-	var live float64
+	var pts []point
 	switch own {
 	case CubeOwned:
-		if w >= cp {
-			live = 1
-		} else {
-			live = -L + (1+L)*w/cp
-		}
+		pts = []point{{0, -L}, {cp, 1}, {1, W}}
 	case CubeUnavailable:
-		if w <= tp {
-			live = -1
-		} else {
-			live = -1 + (W+1)*(w-tp)/(1-tp)
-		}
+		pts = []point{{0, -L}, {tp, -1}, {1, W}}
 	default:
-		switch {
-		case w <= tp:
-			live = -1
-		case w >= cp:
-			live = 1
-		default:
-			live = -1 + 2*(w-tp)/(cp-tp)
+		pts = []point{{0, -L}, {tp, -1}, {cp, 1}, {1, W}}
+		if jacoby {
+			pts = []point{{0, -1}, {tp, -1}, {cp, 1}, {1, 1}}
 		}
 	}
-	return x*live + (1-x)*dead
+	return polyline(w, pts)
 }
 
 // singles drops the gammons from p, for the Jacoby rule.
@@ -121,7 +133,9 @@ func MoneyCube(p Probs, x float64, centred, jacoby bool) CubeEquities {
 	var nd float64
 	switch {
 	case centred && jacoby:
-		nd = Janowski(singles(p), CubeCentred, x)
+		// Gammons count only once the cube is turned: the take and cash
+		// points keep them, the dead part and playing on do not.
+		nd = x*janowskiLive(p, CubeCentred, true) + (1-x)*janowskiDead(singles(p))
 	case centred:
 		nd = Janowski(p, CubeCentred, x)
 	default:
