@@ -14,15 +14,8 @@ import (
 // default bearoff database and n self-play positions from seed.
 func pruneFixtures(t *testing.T, n int, seed uint64) (*Weights, *Pruner, *Bearoff, []backgammon.Board) {
 	t.Helper()
-	w, err := DefaultWeights()
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, db := defaultNetAndBearoff(t)
 	p, err := DefaultPruner()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := NewBearoff(DefaultBearoffCheckers)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -412,25 +412,7 @@ func benchPositions(n int) [][2]string {
 // BenchmarkGnubgDecision0Ply measures chequer-play decisions through the
 // adapter at 0-ply: set_position and genmove per decision.
 func BenchmarkGnubgDecision0Ply(b *testing.B) {
-	p := launch(b, Options{})
-	positions := benchPositions(200)
-	ctx := context.Background()
-	c := &bgcmd.Client{R: p}
-	if err := c.SetGame(ctx, bgcmd.GameRules{Variant: "standard"}); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; b.Loop(); i++ {
-		ps := positions[i%len(positions)]
-		if err := c.SetPosition(ctx, ps[0], ps[1]); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := c.GenMove(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "decisions/s")
+	benchDecisions(b, launch(b, Options{}), benchPositions(200))
 }
 
 func TestLaunchFailures(t *testing.T) {

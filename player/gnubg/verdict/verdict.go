@@ -10,12 +10,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Player is one player's figures in gnubg's statistics of one record (or,
@@ -181,4 +184,105 @@ func Analyse(ctx context.Context, binary, file string, plies int) ([2]Player, er
 		return ps, fmt.Errorf("analyse %s: %w", file, err)
 	}
 	return ps, nil
+}
+
+// AnalyseFiles runs Analyse on every file, jobs gnubg processes at once,
+// calling progress (if not nil) after each file; the results are in the
+// files' order. Every file is analysed; the error is the first file's
+// that failed, in the files' order.
+func AnalyseFiles(ctx context.Context, binary string, files []string, plies, jobs int, progress func(done, total int)) ([][2]Player, error) {
+	results := make([][2]Player, len(files))
+	errs := make([]error, len(files))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	next := make(chan int)
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i], errs[i] = Analyse(ctx, binary, files[i], plies)
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done, len(files))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return results, err
+		}
+	}
+	return results, nil
+}
+
+// Summary is one player's figures over several records, with the 95%
+// intervals of its two rates (mEMG) over the records.
+type Summary struct {
+	Player
+	ChequerInterval, CubeInterval [2]float64
+}
+
+// Summarise sums the records' figures by player name, in name order.
+func Summarise(results [][2]Player) []Summary {
+	byName := map[string][]Player{}
+	for _, r := range results {
+		for _, p := range r {
+			byName[p.Name] = append(byName[p.Name], p)
+		}
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]Summary, 0, len(names))
+	for _, n := range names {
+		ps := byName[n]
+		sum := Summary{Player: Player{Name: n}}
+		for _, p := range ps {
+			sum.Add(p)
+		}
+		sum.ChequerInterval = rateInterval(ps, func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves })
+		sum.CubeInterval = rateInterval(ps, func(p Player) (float64, int) { return p.CubeError, p.CubeDecisions })
+		out = append(out, sum)
+	}
+	return out
+}
+
+// rateInterval is the 95% interval of the rate sum(error)/sum(n) over
+// records, in mEMG, by the delta method (the records are the sampled
+// units; decisions within a record are not independent). It is NaN with
+// fewer than two records or no decisions.
+func rateInterval(ps []Player, get func(Player) (float64, int)) [2]float64 {
+	var se, sn float64
+	for _, p := range ps {
+		e, n := get(p)
+		se += e
+		sn += float64(n)
+	}
+	k := float64(len(ps))
+	if sn == 0 || k < 2 {
+		return [2]float64{math.NaN(), math.NaN()}
+	}
+	r := se / sn
+	var ss float64
+	for _, p := range ps {
+		e, n := get(p)
+		d := e - r*float64(n)
+		ss += d * d
+	}
+	half := 1.96 * math.Sqrt(ss*k/(k-1)) / sn
+	return [2]float64{1000 * (r - half), 1000 * (r + half)}
 }

@@ -75,6 +75,37 @@ func TestParseStatisticsRejects(t *testing.T) {
 	}
 }
 
+// TestSummarise checks the sums by name and the intervals over records:
+// the interval is centred on the pooled rate, narrows when records agree,
+// and is undefined for a single record.
+func TestSummarise(t *testing.T) {
+	rec := func(a, b Player) [2]Player { a.Records, b.Records = 1, 1; return [2]Player{a, b} }
+	results := [][2]Player{
+		rec(Player{Name: "y", UnforcedMoves: 50, ChequerError: 0.5, CubeDecisions: 4, CubeError: 0.1}, Player{Name: "x", UnforcedMoves: 40, ChequerError: 0.1}),
+		rec(Player{Name: "x", UnforcedMoves: 60, ChequerError: 0.2}, Player{Name: "y", UnforcedMoves: 50, ChequerError: 0.3, CubeDecisions: 6, CubeError: 0.1}),
+	}
+	s := Summarise(results)
+	if len(s) != 2 || s[0].Name != "x" || s[1].Name != "y" {
+		t.Fatalf("summaries %+v", s)
+	}
+	y := s[1]
+	if y.Records != 2 || y.UnforcedMoves != 100 || math.Abs(y.ChequerRate()-8) > 1e-9 || math.Abs(y.CubeRate()-20) > 1e-9 {
+		t.Errorf("y summed wrong: %+v", y)
+	}
+	mid := (y.ChequerInterval[0] + y.ChequerInterval[1]) / 2
+	if math.Abs(mid-8) > 1e-9 || !(y.ChequerInterval[1]-y.ChequerInterval[0] > 0) {
+		t.Errorf("y chequer interval %v around rate 8", y.ChequerInterval)
+	}
+	// By hand: rate 0.2/10; residuals ±0.02; half-width 1.96·√(2·0.0008)/10.
+	if math.Abs(y.CubeInterval[0]-12.16) > 1e-9 || math.Abs(y.CubeInterval[1]-27.84) > 1e-9 {
+		t.Errorf("y's cube interval %v, want [12.16, 27.84]", y.CubeInterval)
+	}
+	one := Summarise(results[:1])
+	if !math.IsNaN(one[0].ChequerInterval[0]) {
+		t.Errorf("one record gives interval %v, want NaN", one[0].ChequerInterval)
+	}
+}
+
 // TestAnalyseWithGnubg runs gnubg on a 3-point match it played itself
 // (from gnubg's own export) at 0 ply: both players' figures are read and
 // are sane.
