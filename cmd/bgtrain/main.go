@@ -79,6 +79,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	hidden := fs.Int("hidden", 80, "hidden units of a new (or, with --widen, widened) network")
 	layout := fs.Int("layout", bgbot.LayoutV1, "input layout of a new (or, with --widen, widened) network: 1 (214 inputs) or 2 (246: layout 1 plus gnubg-style features)")
 	widen := fs.Bool("widen", false, "with --resume: first widen the network to --layout and --hidden, keeping what it computes")
+	crashed := fs.Bool("crashed", false, "give crashed positions a network of their own, starting as a copy of the contact network")
 	seed := fs.Uint64("seed", 1, "seed of the dice and of a new network's weights")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel self-play workers (weights averaged every --sync games each)")
 	syncEvery := fs.Int("sync", 250, "games per worker between weight averages")
@@ -121,6 +122,12 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	} else if w, err = bgbot.NewWeightsLayout(*layout, *hidden, bgbot.SeededRand(*seed)); err != nil {
 		return err
+	}
+	if *crashed && w.Classes() < bgbot.NumClasses {
+		if w, err = w.SplitCrashed(); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "crashed positions now have their own network (a copy of the contact network)")
 	}
 	begin := time.Now()
 	last := 0

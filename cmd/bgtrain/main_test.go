@@ -40,8 +40,8 @@ func TestTrainResume(t *testing.T) {
 	}
 }
 
-// --widen grows a checkpoint to layout 2 and more hidden units, and the
-// result trains and reads back.
+// --widen grows a checkpoint to layout 2 and more hidden units, --crashed
+// gives it a crashed network, and the result trains and reads back.
 func TestTrainWiden(t *testing.T) {
 	dir := t.TempDir()
 	small, wide := filepath.Join(dir, "s.bgnet"), filepath.Join(dir, "w.bgnet")
@@ -50,7 +50,7 @@ func TestTrainWiden(t *testing.T) {
 	if code := run(ctx, []string{"train", "--games", "10", "--hidden", "8", "--workers", "1", "--out", small}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
-	if code := run(ctx, []string{"train", "--games", "10", "--resume", small, "--widen", "--layout", "2", "--hidden", "12", "--workers", "1", "--out", wide}, nil, &stdout, &stderr); code != 0 {
+	if code := run(ctx, []string{"train", "--games", "10", "--resume", small, "--widen", "--layout", "2", "--hidden", "12", "--crashed", "--workers", "1", "--out", wide}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
 	data, err := os.ReadFile(wide)
@@ -61,8 +61,8 @@ func TestTrainWiden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Layout != bgbot.LayoutV2 || w.Hidden != 12 || w.Games != 20 {
-		t.Errorf("layout %d hidden %d games %d, want 2, 12, 20", w.Layout, w.Hidden, w.Games)
+	if w.Layout != bgbot.LayoutV2 || w.Hidden != 12 || w.Games != 20 || w.Classes() != bgbot.NumClasses {
+		t.Errorf("layout %d hidden %d games %d classes %d, want 2, 12, 20, %d", w.Layout, w.Hidden, w.Games, w.Classes(), bgbot.NumClasses)
 	}
 	for _, args := range [][]string{
 		{"train", "--widen", "--layout", "2"},                                   // no --resume

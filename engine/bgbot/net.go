@@ -14,12 +14,18 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
-// Net classes: which of the two networks judges a position.
+// Net classes: which network judges a position. Weights hold either the
+// first two (contact positions, crashed ones included, go to the contact
+// network) or all three.
 const (
 	ClassContact = iota // the sides can still hit or block each other
 	ClassRace           // no contact: a pure race
+	ClassCrashed        // contact, but one side's position has collapsed (see Crashed)
 	NumClasses
 )
+
+// minClasses is the fewest networks a Weights holds: contact and race.
+const minClasses = 2
 
 // NumOutputs is the number of network outputs: the five Probs.
 const NumOutputs = 5
@@ -71,7 +77,32 @@ type Weights struct {
 	Layout int    // input layout: LayoutV1 or LayoutV2
 	Hidden int    // hidden units per network
 	Games  uint64 // self-play games trained on
-	nets   [NumClasses]*net
+	nets   []*net // by class; 2 or NumClasses long
+}
+
+// Classes reports how many networks w holds: 2 (contact and race) or
+// NumClasses (a crashed network as well).
+func (w *Weights) Classes() int { return len(w.nets) }
+
+// netFor returns the network that judges positions of class c: the
+// contact network for crashed positions when w has no crashed network.
+func (w *Weights) netFor(c int) (*net, int) {
+	if c >= len(w.nets) {
+		c = ClassContact
+	}
+	return w.nets[c], c
+}
+
+// SplitCrashed returns a copy of w with a crashed network that starts as a
+// copy of the contact network, so the copy computes exactly what w
+// computes until training specialises it. w must have two classes.
+func (w *Weights) SplitCrashed() (*Weights, error) {
+	if len(w.nets) != minClasses {
+		return nil, fmt.Errorf("split crashed: weights already have %d classes", len(w.nets))
+	}
+	c := w.Clone()
+	c.nets = append(c.nets, w.nets[ClassContact].clone())
+	return c, nil
 }
 
 // NewWeights returns layout-1 networks with small random weights drawn
@@ -90,7 +121,7 @@ func NewWeightsLayout(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 	if in == 0 {
 		return nil, fmt.Errorf("new weights: unknown input layout %d (want %d or %d)", layout, LayoutV1, LayoutV2)
 	}
-	w := &Weights{Layout: layout, Hidden: hidden}
+	w := &Weights{Layout: layout, Hidden: hidden, nets: make([]*net, minClasses)}
 	for c := range w.nets {
 		w.nets[c] = newNet(in, hidden, rng)
 	}
@@ -112,6 +143,9 @@ func (w *Weights) Widen(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 		return nil, fmt.Errorf("widen: %w", err)
 	}
 	nw.Games = w.Games
+	for len(nw.nets) < len(w.nets) {
+		nw.nets = append(nw.nets, newNet(InputsOf(layout), hidden, nil))
+	}
 	r1 := 1 / float32(math.Sqrt(20))
 	for c, o := range w.nets {
 		n := nw.nets[c]
@@ -136,7 +170,7 @@ func (w *Weights) Widen(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 
 // Clone returns a deep copy.
 func (w *Weights) Clone() *Weights {
-	c := &Weights{Layout: w.Layout, Hidden: w.Hidden, Games: w.Games}
+	c := &Weights{Layout: w.Layout, Hidden: w.Hidden, Games: w.Games, nets: make([]*net, len(w.nets))}
 	for i, n := range w.nets {
 		c.nets[i] = n.clone()
 	}
@@ -169,7 +203,7 @@ func (w *Weights) Average(ws []*Weights) {
 //	0      4    magic "BGNT"
 //	4      2    format version (1)
 //	6      2    input layout (LayoutV1 or LayoutV2)
-//	8      2    classes (2: contact, race)
+//	8      2    classes (2: contact, race; 3: contact, race, crashed)
 //	10     2    outputs (5)
 //	12     4    inputs (InputsOf(layout): 214 or 246)
 //	16     4    hidden units
@@ -201,7 +235,7 @@ func (w *Weights) WriteTo(out io.Writer) (int64, error) {
 	le := binary.LittleEndian
 	le.PutUint16(h[4:], weightsVersion)
 	le.PutUint16(h[6:], uint16(w.Layout))
-	le.PutUint16(h[8:], NumClasses)
+	le.PutUint16(h[8:], uint16(len(w.nets)))
 	le.PutUint16(h[10:], NumOutputs)
 	le.PutUint32(h[12:], uint32(InputsOf(w.Layout)))
 	le.PutUint32(h[16:], uint32(w.Hidden))
@@ -241,9 +275,10 @@ func ParseWeights(data []byte) (*Weights, error) {
 	if inputs == 0 {
 		return nil, fmt.Errorf("%w: input layout %d, want %d or %d", ErrBadWeights, layout, LayoutV1, LayoutV2)
 	}
-	if c, o, in := le.Uint16(data[8:]), le.Uint16(data[10:]), le.Uint32(data[12:]); c != NumClasses || o != NumOutputs || int(in) != inputs {
-		return nil, fmt.Errorf("%w: shape %d classes, %d outputs, %d inputs; want %d, %d, %d for layout %d",
-			ErrBadWeights, c, o, in, NumClasses, NumOutputs, inputs, layout)
+	classes := int(le.Uint16(data[8:]))
+	if o, in := le.Uint16(data[10:]), le.Uint32(data[12:]); (classes != minClasses && classes != NumClasses) || o != NumOutputs || int(in) != inputs {
+		return nil, fmt.Errorf("%w: shape %d classes, %d outputs, %d inputs; want %d or %d, %d, %d for layout %d",
+			ErrBadWeights, classes, o, in, minClasses, NumClasses, NumOutputs, inputs, layout)
 	}
 	hidden := int(le.Uint32(data[16:]))
 	if hidden < 1 || hidden > 4096 {
@@ -251,13 +286,13 @@ func ParseWeights(data []byte) (*Weights, error) {
 	}
 	payload := data[headerSize:]
 	per := inputs*hidden + hidden + NumOutputs*hidden + NumOutputs
-	if len(payload) != 4*per*NumClasses {
-		return nil, fmt.Errorf("%w: payload is %d bytes, want %d", ErrBadWeights, len(payload), 4*per*NumClasses)
+	if len(payload) != 4*per*classes {
+		return nil, fmt.Errorf("%w: payload is %d bytes, want %d", ErrBadWeights, len(payload), 4*per*classes)
 	}
 	if got, want := crc32.ChecksumIEEE(payload), le.Uint32(data[28:]); got != want {
 		return nil, fmt.Errorf("%w: checksum %08x, header says %08x", ErrBadWeights, got, want)
 	}
-	w := &Weights{Layout: layout, Hidden: hidden, Games: le.Uint64(data[20:])}
+	w := &Weights{Layout: layout, Hidden: hidden, Games: le.Uint64(data[20:]), nets: make([]*net, classes)}
 	off := 0
 	next := func(dst []float32) {
 		for i := range dst {
@@ -316,11 +351,36 @@ func (w *Weights) NewEvaluator() *NetEvaluator {
 
 // Class reports which network judges a position.
 func Class(b *backgammon.Board) int {
-	if Contact(b) {
-		return ClassContact
+	switch {
+	case !Contact(b):
+		return ClassRace
+	case Crashed(&b[backgammon.OnRoll]) || Crashed(&b[backgammon.Opponent]):
+		return ClassCrashed
 	}
-	return ClassRace
+	return ClassContact
 }
+
+// Crashed reports whether a side's position has collapsed, the class
+// gnubg gives its own network: at most crashedInPlay of its checkers are
+// left in play once the spares piled on its 1- and 2-points are set
+// aside. Such positions (a side stuck behind a prime with its board
+// crunched, or bearing in against a late anchor) are rare in self-play
+// and play differently from ordinary contact.
+func Crashed(s *[25]int8) bool {
+	inPlay := 0
+	for _, n := range s {
+		inPlay += int(n)
+	}
+	for _, n := range s[:2] {
+		if n > 1 {
+			inPlay -= int(n) - 1
+		}
+	}
+	return inPlay <= crashedInPlay
+}
+
+// crashedInPlay is gnubg's threshold for a crashed side.
+const crashedInPlay = 6
 
 // Evaluate implements Evaluator.
 func (e *NetEvaluator) Evaluate(b backgammon.Board) Probs {
@@ -331,8 +391,8 @@ func (e *NetEvaluator) Evaluate(b backgammon.Board) Probs {
 // forward encodes b and runs its class's network, leaving the inputs,
 // hidden activations and outputs in e.
 func (e *NetEvaluator) forward(b *backgammon.Board) {
-	e.cls = Class(b)
-	n := e.w.nets[e.cls]
+	var n *net
+	n, e.cls = e.w.netFor(Class(b))
 	e.nz = e.enc.encode(b, e.x, e.nz)
 	h := e.hid
 	copy(h, n.b1)
@@ -360,7 +420,7 @@ func (e *NetEvaluator) forward(b *backgammon.Board) {
 // evaluator must own writable weights.
 func (e *NetEvaluator) learn(b *backgammon.Board, target Probs, alpha float32) {
 	e.forward(b)
-	n := e.w.nets[e.cls]
+	n := e.w.nets[e.cls] // the network forward used
 	H := n.hidden
 	var delta [NumOutputs]float32
 	for k := range delta {
