@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/competitions"
+	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/ratings"
 	"github.com/gamemill/gamemill/ringmaster/control"
@@ -461,28 +462,10 @@ func (run *runner) writeRecordFiles(gameID string, records map[string]string) {
 	}
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it into place, so that a reader or a crash never sees half a file.
+// writeFileAtomic writes data whole or not at all, so that a reader or a
+// crash never sees half a file.
 func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(data); return err })
 }
 
 // describe is the one-line result shown in the display and the log.

@@ -31,6 +31,8 @@ commands:
                                  with bgbot: error rates, luck, rating estimates
   gnubg-verdict FILE.mat...      have GNU Backgammon analyse records and print
                                  each player's chequer and cube error rates
+  gnubg-benchset FILE...         make a benchmark set (bgtrain benchmark --set)
+                                 of the records' positions judged by gnubg
 
 Run 'bgtool COMMAND --help' for a command's flags.
 `
@@ -64,6 +66,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = runAnalyse(args[1:], stdout)
 	case "gnubg-verdict":
 		err = runVerdict(ctx, args[1:], stdout, stderr)
+	case "gnubg-benchset":
+		err = runGnubgSet(ctx, args[1:], stdout, stderr)
 	default:
 		err = cli.Usagef("unknown command %q", args[0])
 	}

@@ -102,16 +102,22 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	all, contact, race := benchset.Scores(positions, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
+	rows := benchset.Scores(positions, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
 	fmt.Fprintf(stdout, "%s at %d ply on %s:\n", nameOr(*weights, "embedded weights"), *plies, *set)
-	fmt.Fprintf(stdout, "%-8s %9s %14s %12s %10s %16s\n", "class", "positions", "equity error", "equity RMS", "win error", "rollout s.e.")
-	for _, row := range []struct {
-		name string
-		s    benchset.Score
-	}{{"all", all}, {"contact", contact}, {"race", race}} {
-		fmt.Fprintf(stdout, "%-8s %9d %14.4f %12.4f %10.4f %16.4f\n", row.name, row.s.Positions, row.s.EquityError, row.s.EquityRMS, row.s.WinError, row.s.RolloutStdErr)
-	}
+	writeScores(stdout, rows)
 	return nil
+}
+
+// writeScores prints benchmark rows; the pip-lead bands are the contact
+// positions (crashed included) by the lead of the player on roll.
+func writeScores(w io.Writer, rows []benchset.Score) {
+	fmt.Fprintf(w, "%-14s %9s %13s %11s %8s %10s %13s\n", "positions", "count", "equity error", "equity RMS", "bias", "win error", "reference s.e.")
+	for _, r := range rows {
+		if r.Positions == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%-14s %9d %13.4f %11.4f %+8.4f %10.4f %13.4f\n", r.Name, r.Positions, r.EquityError, r.EquityRMS, r.Bias, r.WinError, r.RolloutStdErr)
+	}
 }
 
 func nameOr(s, dflt string) string {

@@ -4,31 +4,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/internal/atomicfile"
 )
 
-// writeAtomic writes path through write into a temporary file beside it
-// and renames that into place, so that a stopped command never leaves
-// half a file (a checkpoint, a database, a set) where a whole one was.
+// writeAtomic writes path whole or not at all (a checkpoint, a database,
+// a set), so that a stopped command never leaves half a file.
 func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	err = write(tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, write)
 }
 
 // loadWeights reads a weights file, or the embedded weights for "".

@@ -24,6 +24,7 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/formats/record"
 )
 
 // Position is one benchmark position and its rollout.
@@ -121,45 +122,134 @@ func Make(ctx context.Context, w *bgbot.Weights, db *bgbot.Bearoff, n, stride in
 	return set, nil
 }
 
-// Score is how close an evaluation comes to a set's rollouts.
+// Score is how close an evaluation comes to a set's reference results.
 type Score struct {
+	Name      string // which positions: "all", a class, or a band of pip leads
 	Positions int
 	// EquityError is the mean absolute difference of cubeless equity,
-	// EquityRMS its root mean square, WinError the mean absolute
+	// EquityRMS its root mean square, Bias its mean (positive: the judge
+	// is more optimistic than the reference), WinError the mean absolute
 	// difference of the chance of winning.
-	EquityError, EquityRMS, WinError float64
+	EquityError, EquityRMS, Bias, WinError float64
 	// RolloutStdErr is the rollouts' mean standard error of equity: the
-	// noise in the yardstick itself.
+	// noise in the yardstick itself (0 for a set judged by an evaluation).
 	RolloutStdErr float64
 }
 
+// Breakdown names the rows Scores returns, in order: all positions; the
+// network classes (contact, crashed, race); and the contact positions
+// (crashed included) by the player on roll's lead in the pip count, in
+// bands, because a judge's bias by pip lead is what self-play training
+// tends to get wrong (docs/bgbot.md).
+var Breakdown = []string{
+	"all", "contact", "crashed", "race",
+	"lead <= -60", "lead -59..-20", "lead -19..19", "lead 20..59", "lead >= 60",
+}
+
+// leadBand is the index into Breakdown of a contact position's pip lead.
+func leadBand(b *backgammon.Board) int {
+	lead := pips(&b[backgammon.Opponent]) - pips(&b[backgammon.OnRoll])
+	switch {
+	case lead <= -60:
+		return 4
+	case lead <= -20:
+		return 5
+	case lead < 20:
+		return 6
+	case lead < 60:
+		return 7
+	}
+	return 8
+}
+
+func pips(s *[25]int8) int {
+	n := 0
+	for i, c := range s {
+		n += int(c) * (i + 1)
+	}
+	return n
+}
+
 // Scores measures judge (the position before the roll, for the player on
-// roll) against the set: overall, and for contact and race positions.
-func Scores(set []Position, judge func(backgammon.Board) bgbot.Probs) (all, contact, race Score) {
+// roll) against the set, one Score per row of Breakdown.
+func Scores(set []Position, judge func(backgammon.Board) bgbot.Probs) []Score {
+	rows := make([]Score, len(Breakdown))
+	for i, name := range Breakdown {
+		rows[i].Name = name
+	}
 	add := func(s *Score, p Position, q bgbot.Probs) {
 		d := float64(q.Equity()) - p.Rollout.Equity
 		s.Positions++
 		s.EquityError += math.Abs(d)
 		s.EquityRMS += d * d
+		s.Bias += d
 		s.WinError += math.Abs(float64(q[bgbot.Win] - p.Rollout.Probs[bgbot.Win]))
 		s.RolloutStdErr += p.Rollout.StdErr
 	}
 	for _, p := range set {
 		q := judge(p.Board)
-		add(&all, p, q)
-		if bgbot.Contact(&p.Board) {
-			add(&contact, p, q)
-		} else {
-			add(&race, p, q)
+		add(&rows[0], p, q)
+		switch bgbot.Class(&p.Board) {
+		case bgbot.ClassRace:
+			add(&rows[3], p, q)
+			continue
+		case bgbot.ClassCrashed:
+			add(&rows[2], p, q)
+		default:
+			add(&rows[1], p, q)
 		}
+		add(&rows[leadBand(&p.Board)], p, q)
 	}
-	for _, s := range []*Score{&all, &contact, &race} {
+	for i := range rows {
+		s := &rows[i]
 		if n := float64(s.Positions); n > 0 {
 			s.EquityError /= n
 			s.EquityRMS = math.Sqrt(s.EquityRMS / n)
+			s.Bias /= n
 			s.WinError /= n
 			s.RolloutStdErr /= n
 		}
 	}
-	return all, contact, race
+	return rows
+}
+
+// FromRecords collects the positions before a roll in the games of ms
+// (standard backgammon only, each distinct position once, in the order
+// met) and keeps every stride-th, leaving out those skip reports true for
+// (such as bear-offs a database answers exactly). Such a set, judged by a
+// stronger program, measures a network on the positions real opponents
+// lead it into rather than on its own self-play.
+func FromRecords(ms []*record.Match, stride int, skip func(*backgammon.Board) bool) ([]backgammon.Board, error) {
+	if stride < 1 {
+		return nil, fmt.Errorf("benchset: stride %d", stride)
+	}
+	seen := map[backgammon.Board]bool{}
+	var out []backgammon.Board
+	met := 0
+	for _, m := range ms {
+		if m.Rules.Variant != backgammon.Standard {
+			continue
+		}
+		err := record.Walk(m, func(p *record.Position) error {
+			// Walk shows a Roll or Move with the dice already set; the board
+			// is still the one before the roll. A game's opening roll is
+			// left out: the start position is not a decision before a roll.
+			if p.Action.Kind != record.Roll && p.Action.Kind != record.Move || p.ActionIndex == 0 || p.State.GameState != backgammon.GamePlaying {
+				return nil
+			}
+			b := p.State.Board
+			if seen[b] || skip != nil && skip(&b) {
+				return nil
+			}
+			seen[b] = true
+			if met++; (met-1)%stride == 0 {
+				out = append(out, b)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("benchset: %w", err)
+		}
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package benchset
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/formats/record"
 )
 
 func newBots(t testing.TB) (*bgbot.Weights, func() (*bgbot.Bot, error)) {
@@ -54,13 +57,31 @@ func TestMakeWriteReadScore(t *testing.T) {
 	for _, p := range back {
 		byBoard[p.Board] = p.Rollout.Probs
 	}
-	all, contact, race := Scores(back, func(b backgammon.Board) bgbot.Probs { return byBoard[b] })
-	if all.Positions != 3 || contact.Positions+race.Positions != 3 || all.EquityError > 1e-4 || all.WinError > 1e-4 {
-		t.Errorf("self score %+v", all)
+	rows := Scores(back, func(b backgammon.Board) bgbot.Probs { return byBoard[b] })
+	all := rows[0]
+	if len(rows) != len(Breakdown) || all.Positions != 3 || rows[1].Positions+rows[2].Positions+rows[3].Positions != 3 || all.EquityError > 1e-4 || all.WinError > 1e-4 {
+		t.Errorf("self score %+v", rows)
 	}
-	even, _, _ := Scores(back, func(backgammon.Board) bgbot.Probs { return bgbot.Probs{bgbot.Win: 0.5} })
+	bands := 0
+	for _, r := range rows[4:] {
+		bands += r.Positions
+	}
+	if bands != rows[1].Positions+rows[2].Positions {
+		t.Errorf("pip-lead bands hold %d positions, the contact classes %d", bands, rows[1].Positions+rows[2].Positions)
+	}
+	even := Scores(back, func(backgammon.Board) bgbot.Probs { return bgbot.Probs{bgbot.Win: 0.5} })[0]
 	if even.EquityError <= 0 || even.EquityRMS < even.EquityError || even.RolloutStdErr <= 0 {
 		t.Errorf("'even' score %+v", even)
+	}
+	// A judge that calls every position a sure single win is more
+	// optimistic than the reference by 1 minus the reference's equity.
+	var wantBias float64
+	for _, p := range back {
+		wantBias += 1 - p.Rollout.Equity
+	}
+	wantBias /= float64(len(back))
+	if b := Scores(back, func(backgammon.Board) bgbot.Probs { return bgbot.Probs{bgbot.Win: 1} })[0].Bias; math.Abs(b-wantBias) > 1e-4 {
+		t.Errorf("bias %v, want %v", b, wantBias)
 	}
 }
 
@@ -134,10 +155,83 @@ func TestCommittedSet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		scores[plies], _, _ = Scores(set, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
+		scores[plies] = Scores(set, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })[0]
 	}
 	t.Logf("%d positions: equity error %.4f at 0 ply, %.4f at 1 ply; rollout s.e. %.4f", len(set), scores[0].EquityError, scores[1].EquityError, scores[0].RolloutStdErr)
 	if scores[0].RolloutStdErr > 0.03 || !(scores[1].EquityError < scores[0].EquityError) {
 		t.Errorf("0 ply %+v, 1 ply %+v", scores[0], scores[1])
+	}
+}
+
+func TestLeadBand(t *testing.T) {
+	start := backgammon.Standard.StartBoard()
+	if b := Breakdown[leadBand(&start)]; b != "lead -19..19" {
+		t.Errorf("start: %s", b)
+	}
+	ahead := start
+	ahead[backgammon.Opponent][23] += 2 // two of the opponent's checkers back on its 24-point from its 6-point
+	ahead[backgammon.Opponent][5] -= 2
+	if b := Breakdown[leadBand(&ahead)]; b != "lead 20..59" {
+		t.Errorf("36 pips ahead: %s", b)
+	}
+	behind := ahead.Swap()
+	if b := Breakdown[leadBand(&behind)]; b != "lead -59..-20" {
+		t.Errorf("36 pips behind: %s", b)
+	}
+}
+
+// FromRecords keeps each distinct position before a roll once, every
+// stride-th of them, and leaves out what skip rejects.
+func TestFromRecords(t *testing.T) {
+	f, err := os.Open("../../../formats/mat/testdata/gnubg-7pt-cube.mat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mat.Read(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := FromRecords([]*record.Match{m, m}, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[backgammon.Board]bool{}
+	for _, b := range all {
+		if seen[b] {
+			t.Fatalf("position %v kept twice", b)
+		}
+		seen[b] = true
+	}
+	moves := 0
+	if err := record.Walk(m, func(p *record.Position) error {
+		if p.Action.Kind == record.Move && p.ActionIndex > 0 {
+			moves++
+			if !seen[p.Board] {
+				t.Errorf("game %d action %d: the position before the move is missing", p.GameIndex+1, p.ActionIndex+1)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 20 || len(all) > moves+len(m.Games)*4 {
+		t.Errorf("%d positions from %d moves", len(all), moves)
+	}
+	third, err := FromRecords([]*record.Match{m}, 3, nil)
+	if err != nil || len(third) != (len(all)+2)/3 || third[1] != all[3] {
+		t.Errorf("stride 3: %d positions of %d (%v)", len(third), len(all), err)
+	}
+	noRaces, err := FromRecords([]*record.Match{m}, 1, func(b *backgammon.Board) bool { return !bgbot.Contact(b) })
+	if err != nil || len(noRaces) >= len(all) {
+		t.Errorf("skipping races kept %d of %d (%v)", len(noRaces), len(all), err)
+	}
+	for _, b := range noRaces {
+		if !bgbot.Contact(&b) {
+			t.Errorf("race %v kept", b)
+		}
+	}
+	if _, err := FromRecords(nil, 0, nil); err == nil {
+		t.Error("stride 0 accepted")
 	}
 }

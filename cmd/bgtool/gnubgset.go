@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/engine/bgbot/benchset"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/internal/atomicfile"
+	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/gamemill/gamemill/player/gnubg"
+	"github.com/gamemill/gamemill/protocol/bgcmd"
+)
+
+// runGnubgSet makes a benchmark set from the positions of match records,
+// each judged by gnubg's evaluation: the yardstick of a stronger program,
+// on positions that games against real opponents reach.
+func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlags("bgtool", "gnubg-benchset", "FILE.mat|FILE.sgf...", stdout)
+	out := fs.StringP("out", "o", "", "benchmark set to write (bgtrain benchmark --set reads it)")
+	plies := fs.Int("plies", 2, "depth of gnubg's evaluations")
+	stride := fs.Int("stride", 1, "keep every n-th distinct position met")
+	limit := fs.Int("positions", 0, "keep at most this many positions (0: all)")
+	jobs := fs.IntP("jobs", "j", 1, "gnubg processes at once")
+	binary := fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)")
+	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
+	if err := cli.Parse(fs, args, 1, -1); err != nil {
+		return err
+	}
+	switch {
+	case *out == "":
+		return cli.Usagef("gnubg-benchset: --out is required")
+	case *plies < 0 || *plies > gnubg.MaxPlies, *stride < 1, *limit < 0, *jobs < 1:
+		return cli.Usagef("gnubg-benchset: --plies 0..%d, --stride and --jobs at least 1, --positions at least 0", gnubg.MaxPlies)
+	}
+	bin, err := gnubg.FindBinary(*binary)
+	if err != nil {
+		return fmt.Errorf("gnubg-benchset: %w", err)
+	}
+	var ms []*record.Match
+	for _, path := range fs.Args() {
+		m, err := loadRecord(path)
+		if err != nil {
+			return fmt.Errorf("gnubg-benchset: %w", err)
+		}
+		ms = append(ms, m)
+	}
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		return err
+	}
+	exact := func(b *backgammon.Board) bool { _, ok := db.Probs(b); return ok }
+	boards, err := benchset.FromRecords(ms, *stride, exact)
+	if err != nil {
+		return fmt.Errorf("gnubg-benchset: %w", err)
+	}
+	if *limit > 0 && len(boards) > *limit {
+		boards = boards[:*limit]
+	}
+	if len(boards) == 0 {
+		return fmt.Errorf("gnubg-benchset: no positions before a roll in %d records", len(ms))
+	}
+	var progress func(done, total int)
+	if !*quiet {
+		progress = func(done, total int) { fmt.Fprintf(stderr, "\rjudged %d/%d", done, total) }
+	}
+	begin := time.Now()
+	set, err := judgeWithGnubg(ctx, bin, *plies, *jobs, boards, progress)
+	if !*quiet {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		return fmt.Errorf("gnubg-benchset: %w", err)
+	}
+	names := make([]string, 0, 3)
+	for _, p := range fs.Args() {
+		if len(names) == 3 {
+			names = append(names, "...")
+			break
+		}
+		names = append(names, filepath.Base(p))
+	}
+	header := []string{
+		"bgbot benchmark set judged by gnubg: positions before the roll, for the player on roll",
+		fmt.Sprintf("made by: bgtool gnubg-benchset --plies %d --stride %d --positions %d", *plies, *stride, *limit),
+		fmt.Sprintf("positions from %d records (%s), each distinct one once, bear-offs in the 10-checker database left out", len(ms), strings.Join(names, " ")),
+		fmt.Sprintf("probabilities: gnubg's cubeless evaluation at %d ply (standard error 0: an evaluation, not a rollout); took %v", *plies, time.Since(begin).Round(time.Second)),
+	}
+	if err := atomicfile.Write(*out, func(w io.Writer) error { return benchset.Write(w, header, set) }); err != nil {
+		return fmt.Errorf("gnubg-benchset: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d positions judged by gnubg at %d ply\n", *out, len(set), *plies)
+	return nil
+}
+
+// judgeWithGnubg asks gnubg, in jobs processes, for the cubeless
+// probabilities of each position (before the roll, money play, for the
+// player on roll).
+func judgeWithGnubg(ctx context.Context, bin string, plies, jobs int, boards []backgammon.Board, progress func(done, total int)) ([]benchset.Position, error) {
+	set := make([]benchset.Position, len(boards))
+	errs := make([]error, jobs)
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	next := make(chan int)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := gnubg.Launch(ctx, gnubg.Options{Binary: bin, Plies: plies, Timeout: time.Minute})
+			if err != nil {
+				errs[j] = err
+				cancel()
+				for range next {
+				}
+				return
+			}
+			defer p.Close()
+			c := &bgcmd.Client{R: p}
+			rules := backgammon.Rules{Variant: backgammon.Standard}
+			if err := c.SetGame(ctx, bgcmd.FromRules(rules)); err != nil {
+				errs[j] = err
+				cancel()
+			}
+			for i := range next {
+				if errs[j] != nil {
+					continue
+				}
+				s := backgammon.NewMatch(rules)
+				s.GameState, s.Board = backgammon.GamePlaying, boards[i]
+				pos, mid := gnubgid.Encode(s)
+				if err := c.SetPosition(ctx, pos, mid); err != nil {
+					errs[j] = fmt.Errorf("position %s: %w", pos, err)
+					cancel()
+					continue
+				}
+				ev, err := c.Evaluate(ctx)
+				if err != nil {
+					errs[j] = fmt.Errorf("position %s: %w", pos, err)
+					cancel()
+					continue
+				}
+				r := bgbot.RolloutResult{}
+				for k := range r.Probs {
+					r.Probs[k] = float32(ev[k])
+				}
+				r.Equity = float64(r.Probs.Equity())
+				set[i] = benchset.Position{Board: boards[i], Rollout: r}
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done, len(boards))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range boards {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
