@@ -100,6 +100,21 @@ func TestSplitCrashed(t *testing.T) {
 		t.Fatalf("only %d crashed positions in %d", len(crashed), len(positions))
 	}
 
+	// Widening keeps all three networks and what they compute.
+	wide, err := read.Widen(LayoutV2, read.Hidden+4, SeededRand(5))
+	if err != nil || wide.Classes() != NumClasses {
+		t.Fatalf("widened: %v classes, %v", wide.Classes(), err)
+	}
+	we := wide.NewEvaluator()
+	for _, b := range crashed[:20] {
+		pa, pw := c.Evaluate(b), we.Evaluate(b)
+		for k := range pa {
+			if d := pa[k] - pw[k]; d > 1e-5 || d < -1e-5 {
+				t.Fatalf("%v: %v before widening, %v after", b, pa, pw)
+			}
+		}
+	}
+
 	// One learning step on a crashed position moves the crashed network
 	// and leaves the contact network as it was.
 	tr := read.Clone()
