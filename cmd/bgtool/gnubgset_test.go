@@ -60,3 +60,60 @@ func TestGnubgBenchset(t *testing.T) {
 		}
 	}
 }
+
+// TestGnubgMoveset has gnubg price every legal move of a match record's
+// chequer decisions at 0 ply. The set reads back, and the equities are
+// the mover's: bgbot's own choices give up a few thousandths a decision,
+// while choosing the worst move gives up many times more (with the
+// equities turned round, the two would swap).
+func TestGnubgMoveset(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	out := filepath.Join(t.TempDir(), "moves.txt")
+	rec := "../../formats/mat/testdata/gnubg-7pt-cube.mat"
+	stdout, stderr, code := runTool(t, "gnubg-moveset", "-q", "--plies", "0", "-j", "2", "--gnubg", bin, "--out", out, rec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := benchset.ReadMoves(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) < 20 || !strings.Contains(stdout, "judged by gnubg at 0 ply") {
+		t.Fatalf("%d decisions; printed %q", len(set), stdout)
+	}
+	w, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := benchset.ScoreMoves(set, func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		m, _, _ := bot.ChooseMove(b, d1, d2)
+		return b.Apply(m)
+	})
+	worst := benchset.ScoreMoves(set, func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		for _, d := range set {
+			if d.Board == b && d.Dice == [2]int{max(d1, d2), min(d1, d2)} {
+				low := d.Results[0]
+				for _, r := range d.Results {
+					if r.Equity < low.Equity {
+						low = r
+					}
+				}
+				return low.Board
+			}
+		}
+		return b
+	})
+	t.Logf("%d decisions: bgbot gives up %.4f a decision, the worst move %.4f", len(set), ours.Loss, worst.Loss)
+	if ours.Unknown != 0 || !(ours.Loss < 0.03) || !(worst.Loss > 5*ours.Loss) {
+		t.Errorf("bgbot %+v, worst moves %+v", ours, worst)
+	}
+}

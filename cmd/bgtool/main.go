@@ -33,6 +33,9 @@ commands:
                                  each player's chequer and cube error rates
   gnubg-benchset FILE...         make a benchmark set (bgtrain benchmark --set)
                                  of the records' positions judged by gnubg
+  gnubg-moveset FILE...          make a move set (bgtrain benchmark --moves):
+                                 the records' chequer decisions, every legal
+                                 move's result judged by gnubg
 
 Run 'bgtool COMMAND --help' for a command's flags.
 `
@@ -68,6 +71,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = runVerdict(ctx, args[1:], stdout, stderr)
 	case "gnubg-benchset":
 		err = runGnubgSet(ctx, args[1:], stdout, stderr)
+	case "gnubg-moveset":
+		err = runGnubgMoves(ctx, args[1:], stdout, stderr)
 	default:
 		err = cli.Usagef("unknown command %q", args[0])
 	}

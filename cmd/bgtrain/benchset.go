@@ -75,6 +75,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	set := fs.String("set", "engine/bgbot/testdata/benchset.txt", "benchmark set written by bgtrain benchset")
 	weights := fs.String("weights", "", "weights to score (default: embedded)")
 	plies := fs.Int("plies", 0, "depth of the evaluation scored")
+	moves := fs.String("moves", "", "also score the chequer play on this move set (bgtool gnubg-moveset writes one)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -105,6 +106,27 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	rows := benchset.Scores(positions, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
 	fmt.Fprintf(stdout, "%s at %d ply on %s:\n", nameOr(*weights, "embedded weights"), *plies, *set)
 	writeScores(stdout, rows)
+	if *moves == "" {
+		return nil
+	}
+	f, err = os.Open(*moves)
+	if err != nil {
+		return fmt.Errorf("benchmark: %w", err)
+	}
+	decisions, err := benchset.ReadMoves(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("benchmark: %s: %w", *moves, err)
+	}
+	ms := benchset.ScoreMoves(decisions, func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		m, _, _ := bot.ChooseMove(b, d1, d2)
+		return b.Apply(m)
+	})
+	fmt.Fprintf(stdout, "chequer play on %s: %d decisions, %.2f mEMG given up per decision (cubeless), the best move in %.1f%%\n",
+		*moves, ms.Decisions, 1000*ms.Loss, 100*ms.Best)
+	if ms.Unknown > 0 {
+		return fmt.Errorf("benchmark: %s: %d choices left positions the set does not hold", *moves, ms.Unknown)
+	}
 	return nil
 }
 

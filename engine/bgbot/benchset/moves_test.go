@@ -1,0 +1,149 @@
+package benchset
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/formats/record"
+)
+
+// Decisions come from a record with every legal result, survive a round
+// trip through the file, and are priced: a chooser that takes the best
+// result gives up nothing, one that takes the worst gives up the spread.
+func TestMoveSet(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "..", "formats", "mat", "testdata", "gnubg-7pt-cube.mat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mat.Read(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := DecisionsFromRecords([]*record.Match{m}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) < 10 {
+		t.Fatalf("%d decisions", len(set))
+	}
+	// A reference: the mover's pip count after the move, negated (fewer
+	// pips is better), so the best and worst results are known.
+	var spread float64
+	for i := range set {
+		d := &set[i]
+		_, boards := backgammon.LegalMoves(d.Board, d.Dice[0], d.Dice[1])
+		if len(d.Results) < 2 || len(d.Results) > len(boards) {
+			t.Fatalf("decision %d: %d results of %d legal moves", i, len(d.Results), len(boards))
+		}
+		lo, hi := 3.0, -3.0
+		for k := range d.Results {
+			e := -float64(pips(&d.Results[k].Board[backgammon.OnRoll])) / 1000
+			d.Results[k].Equity = e
+			lo, hi = min(lo, e), max(hi, e)
+		}
+		spread += hi - lo
+	}
+	spread /= float64(len(set))
+	var buf bytes.Buffer
+	if err := WriteMoves(&buf, []string{"a test"}, set); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadMoves(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(set) {
+		t.Fatalf("read back %d of %d decisions", len(back), len(set))
+	}
+	pick := func(better func(a, b float64) bool) func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		return func(b backgammon.Board, d1, d2 int) backgammon.Board {
+			var best backgammon.Board
+			bestEq := 0.0
+			for i, r := range legalResults(b, [2]int{d1, d2}) {
+				e := -float64(pips(&r.Board[backgammon.OnRoll])) / 1000
+				if i == 0 || better(e, bestEq) {
+					best, bestEq = r.Board, e
+				}
+			}
+			return best
+		}
+	}
+	good := ScoreMoves(back, pick(func(a, b float64) bool { return a > b }))
+	bad := ScoreMoves(back, pick(func(a, b float64) bool { return a < b }))
+	if good.Decisions != len(set) || good.Loss > 1e-5 || good.Best != 1 || good.Unknown != 0 {
+		t.Errorf("best chooser: %+v", good)
+	}
+	if bad.Loss < spread-1e-4 || bad.Loss > spread+1e-4 {
+		t.Errorf("worst chooser gives up %.5f, want the mean spread %.5f", bad.Loss, spread)
+	}
+	// A choice the set does not hold is counted, not priced.
+	if s := ScoreMoves(back[:3], func(b backgammon.Board, _, _ int) backgammon.Board { return b }); s.Unknown != 3 || s.Decisions != 0 {
+		t.Errorf("illegal choices: %+v", s)
+	}
+	// bgbot itself scores between the two (a sanity check of the wiring).
+	w, _ := bgbot.DefaultWeights()
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := ScoreMoves(back, func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		mv, _, _ := bot.ChooseMove(b, d1, d2)
+		return b.Apply(mv)
+	})
+	if net.Unknown != 0 || net.Decisions != len(set) {
+		t.Errorf("bgbot's choices: %+v", net)
+	}
+}
+
+func TestReadMovesErrors(t *testing.T) {
+	const good = "4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.02868 4HPwATDg88IBMA:0.00420"
+	if set, err := ReadMoves(strings.NewReader("# c\n" + good + "\n")); err != nil || len(set) != 1 || len(set[0].Results) != 2 {
+		t.Fatalf("good line: %v %v", set, err)
+	}
+	for text, want := range map[string]string{
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1":                    "line 1: 3 fields",
+		"# c\nnot-an-id 54 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:0":   "line 2: position ID",
+		"4HPwATDgc/ABMA 57 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:0":   "line 1: dice",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ 4HPwATDg88IBMA:0":       "line 1: result 1: \"4HPwATDg8+ABIQ\" is not RESULT_ID:EQUITY",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:x 4HPwATDg88IBMA:0":     "line 1: result 1: equity",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 4HPwATDgc/ABMA:0":   "line 1: result 2: 4HPwATDgc/ABMA is not where a legal move",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:9":   "line 1: result 2: equity",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:nan 4HPwATDg88IBMA:0.1": "line 1: result 1: equity",
+	} {
+		if _, err := ReadMoves(strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
+}
+
+func FuzzReadMoves(f *testing.F) {
+	f.Add("4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.02868 4HPwATDg88IBMA:0.00420\n")
+	f.Add("# comment\n\n0GfwgAzg88EBSA 63 0GfwgAzg88EREA:-0.01336 0GfwgAzg64MBFA:-0.13344 0GfwgAzC58EBFA:-0.08562\n")
+	f.Add("4HPwATDgc/ABMA 11 4HPwATDgc/ABMA:0 4HPwATDgc/ABMA:0\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		set, err := ReadMoves(strings.NewReader(text))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteMoves(&buf, nil, set); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadMoves(&buf)
+		if err != nil || len(again) != len(set) {
+			t.Fatalf("round trip of %q: %d decisions, %v", text, len(again), err)
+		}
+		for i := range set {
+			if again[i].Board != set[i].Board || again[i].Dice != set[i].Dice || len(again[i].Results) != len(set[i].Results) {
+				t.Fatalf("round trip changed decision %d", i)
+			}
+		}
+	})
+}
