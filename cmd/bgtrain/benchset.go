@@ -118,14 +118,19 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("benchmark: %s: %w", *moves, err)
 	}
-	ms := benchset.ScoreMoves(decisions, func(b backgammon.Board, d1, d2 int) backgammon.Board {
+	mrows := benchset.ScoreMoves(decisions, func(b backgammon.Board, d1, d2 int) backgammon.Board {
 		m, _, _ := bot.ChooseMove(b, d1, d2)
 		return b.Apply(m)
 	})
-	fmt.Fprintf(stdout, "chequer play on %s: %d decisions, %.2f mEMG given up per decision (cubeless), the best move in %.1f%%\n",
-		*moves, ms.Decisions, 1000*ms.Loss, 100*ms.Best)
-	if ms.Unknown > 0 {
-		return fmt.Errorf("benchmark: %s: %d choices left positions the set does not hold", *moves, ms.Unknown)
+	fmt.Fprintf(stdout, "chequer play on %s (cubeless equity given up per decision, by the set's judge):\n", *moves)
+	fmt.Fprintf(stdout, "%-14s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
+	for _, r := range mrows {
+		if r.Decisions > 0 {
+			fmt.Fprintf(stdout, "%-14s %9d %8.2f %10.1f%%\n", r.Name, r.Decisions, 1000*r.Loss, 100*r.Best)
+		}
+	}
+	if n := mrows[0].Unknown; n > 0 {
+		return fmt.Errorf("benchmark: %s: %d choices left positions the set does not hold", *moves, n)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
 )
@@ -188,6 +189,7 @@ func readBoard(id string) (backgammon.Board, error) {
 // MoveScore is how much equity a player's choices give up by a move set's
 // reference.
 type MoveScore struct {
+	Name      string // which decisions: a row of Breakdown
 	Decisions int
 	// Loss is the mean equity given up per decision (the best result's
 	// equity minus the chosen one's), Best the share of decisions where the
@@ -199,34 +201,54 @@ type MoveScore struct {
 }
 
 // ScoreMoves measures choose (the position the player would leave with
-// the roll, from its own view) against the set.
-func ScoreMoves(set []MoveDecision, choose func(b backgammon.Board, d1, d2 int) backgammon.Board) MoveScore {
-	var s MoveScore
+// the roll, from its own view) against the set, one MoveScore per row of
+// Breakdown (the class of the position before the move, and for contact
+// the mover's pip lead).
+func ScoreMoves(set []MoveDecision, choose func(b backgammon.Board, d1, d2 int) backgammon.Board) []MoveScore {
+	rows := make([]MoveScore, len(Breakdown))
+	for i, name := range Breakdown {
+		rows[i].Name = name
+	}
 	for _, d := range set {
 		best := math.Inf(-1)
 		for _, r := range d.Results {
 			best = math.Max(best, r.Equity)
 		}
 		got := choose(d.Board, d.Dice[0], d.Dice[1])
-		found := false
+		loss := math.NaN()
 		for _, r := range d.Results {
 			if r.Board == got {
-				found = true
-				s.Decisions++
-				s.Loss += best - r.Equity
-				if r.Equity == best {
-					s.Best++
-				}
+				loss = best - r.Equity
 				break
 			}
 		}
-		if !found {
-			s.Unknown++
+		in := []int{0}
+		switch bgbot.Class(&d.Board) {
+		case bgbot.ClassRace:
+			in = append(in, 3)
+		case bgbot.ClassCrashed:
+			in = append(in, 2, leadBand(&d.Board))
+		default:
+			in = append(in, 1, leadBand(&d.Board))
+		}
+		for _, i := range in {
+			s := &rows[i]
+			if math.IsNaN(loss) {
+				s.Unknown++
+				continue
+			}
+			s.Decisions++
+			s.Loss += loss
+			if loss == 0 {
+				s.Best++
+			}
 		}
 	}
-	if s.Decisions > 0 {
-		s.Loss /= float64(s.Decisions)
-		s.Best /= float64(s.Decisions)
+	for i := range rows {
+		if s := &rows[i]; s.Decisions > 0 {
+			s.Loss /= float64(s.Decisions)
+			s.Best /= float64(s.Decisions)
+		}
 	}
-	return s
+	return rows
 }

@@ -75,16 +75,20 @@ func TestMoveSet(t *testing.T) {
 			return best
 		}
 	}
-	good := ScoreMoves(back, pick(func(a, b float64) bool { return a > b }))
-	bad := ScoreMoves(back, pick(func(a, b float64) bool { return a < b }))
+	good := ScoreMoves(back, pick(func(a, b float64) bool { return a > b }))[0]
+	badRows := ScoreMoves(back, pick(func(a, b float64) bool { return a < b }))
+	bad := badRows[0]
 	if good.Decisions != len(set) || good.Loss > 1e-5 || good.Best != 1 || good.Unknown != 0 {
 		t.Errorf("best chooser: %+v", good)
 	}
 	if bad.Loss < spread-1e-4 || bad.Loss > spread+1e-4 {
 		t.Errorf("worst chooser gives up %.5f, want the mean spread %.5f", bad.Loss, spread)
 	}
+	if n := badRows[1].Decisions + badRows[2].Decisions + badRows[3].Decisions; n != bad.Decisions {
+		t.Errorf("the classes hold %d decisions of %d", n, bad.Decisions)
+	}
 	// A choice the set does not hold is counted, not priced.
-	if s := ScoreMoves(back[:3], func(b backgammon.Board, _, _ int) backgammon.Board { return b }); s.Unknown != 3 || s.Decisions != 0 {
+	if s := ScoreMoves(back[:3], func(b backgammon.Board, _, _ int) backgammon.Board { return b })[0]; s.Unknown != 3 || s.Decisions != 0 {
 		t.Errorf("illegal choices: %+v", s)
 	}
 	// bgbot itself scores between the two (a sanity check of the wiring).
@@ -96,7 +100,7 @@ func TestMoveSet(t *testing.T) {
 	net := ScoreMoves(back, func(b backgammon.Board, d1, d2 int) backgammon.Board {
 		mv, _, _ := bot.ChooseMove(b, d1, d2)
 		return b.Apply(mv)
-	})
+	})[0]
 	if net.Unknown != 0 || net.Decisions != len(set) {
 		t.Errorf("bgbot's choices: %+v", net)
 	}
@@ -146,4 +150,53 @@ func FuzzReadMoves(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The committed move set (engine/bgbot/testdata/gnubg2-moves.txt: 1,500
+// chequer decisions from games against gnubg, every legal move priced by
+// gnubg at 2 ply) reads, and holds the embedded network's 0-ply play to
+// its measured cost: 7.55 mEMG a decision for the layout-2 default of
+// 27d593b (gnubg 0-ply's own choices: 2.48), so a network whose play
+// drifts past 8 fails. 1-ply play gives up less than 0-ply play.
+func TestCommittedMoveSet(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "testdata", "gnubg2-moves.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	set, err := ReadMoves(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) != 1500 {
+		t.Fatalf("%d decisions, want 1500", len(set))
+	}
+	w, _ := bgbot.DefaultWeights()
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chooser := func(plies int) func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: plies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(b backgammon.Board, d1, d2 int) backgammon.Board {
+			mv, _, _ := bot.ChooseMove(b, d1, d2)
+			return b.Apply(mv)
+		}
+	}
+	zero := ScoreMoves(set, chooser(0))[0]
+	if zero.Unknown != 0 || zero.Loss > 0.008 {
+		t.Errorf("embedded network at 0 ply: %+v", zero)
+	}
+	sub := set[:200]
+	if testing.Short() {
+		sub = set[:80]
+	}
+	z, one := ScoreMoves(sub, chooser(0))[0], ScoreMoves(sub, chooser(1))[0]
+	t.Logf("all %d: %.2f mEMG at 0 ply; first %d: %.2f at 0 ply, %.2f at 1 ply", len(set), 1000*zero.Loss, len(sub), 1000*z.Loss, 1000*one.Loss)
+	if !(one.Loss < z.Loss) {
+		t.Errorf("1 ply gives up %.4f, no less than 0 ply's %.4f", one.Loss, z.Loss)
+	}
 }
