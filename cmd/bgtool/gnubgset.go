@@ -18,41 +18,80 @@ import (
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
+	"github.com/spf13/pflag"
 )
+
+// gnubgSetFlags are what gnubg-benchset and gnubg-moveset share: where to
+// write, how deep gnubg looks, which of the records' positions to keep,
+// and how gnubg runs.
+type gnubgSetFlags struct {
+	command                    string
+	out                        *string
+	plies, stride, limit, jobs *int
+	binary                     *string
+	quiet                      *bool
+	fs                         *pflag.FlagSet
+}
+
+func newGnubgSetFlags(command, what, reader string, stdout io.Writer) *gnubgSetFlags {
+	fs := cli.NewFlags("bgtool", command, "FILE.mat|FILE.sgf...", stdout)
+	return &gnubgSetFlags{
+		command: command,
+		fs:      fs,
+		out:     fs.StringP("out", "o", "", what+" to write ("+reader+" reads it)"),
+		plies:   fs.Int("plies", 2, "depth of gnubg's evaluations"),
+		stride:  fs.Int("stride", 1, "keep every n-th distinct one met"),
+		limit:   fs.Int("positions", 0, "keep at most this many (0: all)"),
+		jobs:    fs.IntP("jobs", "j", 1, "gnubg processes at once"),
+		binary:  fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)"),
+		quiet:   fs.BoolP("quiet", "q", false, "no progress on stderr"),
+	}
+}
+
+// parse checks the flags and reads the records; it returns gnubg's path.
+func (f *gnubgSetFlags) parse(args []string) (string, []*record.Match, error) {
+	if err := cli.Parse(f.fs, args, 1, -1); err != nil {
+		return "", nil, err
+	}
+	switch {
+	case *f.out == "":
+		return "", nil, cli.Usagef("%s: --out is required", f.command)
+	case *f.plies < 0 || *f.plies > gnubg.MaxPlies, *f.stride < 1, *f.limit < 0, *f.jobs < 1:
+		return "", nil, cli.Usagef("%s: --plies 0..%d, --stride and --jobs at least 1, --positions at least 0", f.command, gnubg.MaxPlies)
+	}
+	bin, err := gnubg.FindBinary(*f.binary)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", f.command, err)
+	}
+	var ms []*record.Match
+	for _, path := range f.fs.Args() {
+		m, err := loadRecord(path)
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %w", f.command, err)
+		}
+		ms = append(ms, m)
+	}
+	return bin, ms, nil
+}
+
+// progress reports on stderr unless --quiet.
+func (f *gnubgSetFlags) progress(stderr io.Writer) func(done, total int) {
+	if *f.quiet {
+		return nil
+	}
+	return func(done, total int) { fmt.Fprintf(stderr, "\rjudged %d/%d", done, total) }
+}
 
 // runGnubgSet makes a benchmark set from the positions of match records,
 // each judged by gnubg's evaluation: the yardstick of a stronger program,
 // on positions that games against real opponents reach.
 func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlags("bgtool", "gnubg-benchset", "FILE.mat|FILE.sgf...", stdout)
-	out := fs.StringP("out", "o", "", "benchmark set to write (bgtrain benchmark --set reads it)")
-	plies := fs.Int("plies", 2, "depth of gnubg's evaluations")
-	stride := fs.Int("stride", 1, "keep every n-th distinct position met")
-	limit := fs.Int("positions", 0, "keep at most this many positions (0: all)")
-	jobs := fs.IntP("jobs", "j", 1, "gnubg processes at once")
-	binary := fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)")
-	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
-	if err := cli.Parse(fs, args, 1, -1); err != nil {
+	f := newGnubgSetFlags("gnubg-benchset", "benchmark set", "bgtrain benchmark --set", stdout)
+	bin, ms, err := f.parse(args)
+	if err != nil {
 		return err
 	}
-	switch {
-	case *out == "":
-		return cli.Usagef("gnubg-benchset: --out is required")
-	case *plies < 0 || *plies > gnubg.MaxPlies, *stride < 1, *limit < 0, *jobs < 1:
-		return cli.Usagef("gnubg-benchset: --plies 0..%d, --stride and --jobs at least 1, --positions at least 0", gnubg.MaxPlies)
-	}
-	bin, err := gnubg.FindBinary(*binary)
-	if err != nil {
-		return fmt.Errorf("gnubg-benchset: %w", err)
-	}
-	var ms []*record.Match
-	for _, path := range fs.Args() {
-		m, err := loadRecord(path)
-		if err != nil {
-			return fmt.Errorf("gnubg-benchset: %w", err)
-		}
-		ms = append(ms, m)
-	}
+	out, plies, stride, limit := f.out, f.plies, f.stride, f.limit
 	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
 	if err != nil {
 		return err
@@ -68,20 +107,16 @@ func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if len(boards) == 0 {
 		return fmt.Errorf("gnubg-benchset: no positions before a roll in %d records", len(ms))
 	}
-	var progress func(done, total int)
-	if !*quiet {
-		progress = func(done, total int) { fmt.Fprintf(stderr, "\rjudged %d/%d", done, total) }
-	}
 	begin := time.Now()
-	set, err := judgeWithGnubg(ctx, bin, *plies, *jobs, boards, progress)
-	if !*quiet {
+	set, err := judgeWithGnubg(ctx, bin, *plies, *f.jobs, boards, f.progress(stderr))
+	if !*f.quiet {
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
 		return fmt.Errorf("gnubg-benchset: %w", err)
 	}
 	names := make([]string, 0, 3)
-	for _, p := range fs.Args() {
+	for _, p := range f.fs.Args() {
 		if len(names) == 3 {
 			names = append(names, "...")
 			break

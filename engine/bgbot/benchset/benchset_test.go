@@ -25,6 +25,33 @@ func newBots(t testing.TB) (*bgbot.Weights, func() (*bgbot.Bot, error)) {
 	}
 }
 
+// embeddedBots returns a maker of bots that play the embedded network at a
+// depth, with the 10-checker bearoff database, as bgtrain benchmark does.
+func embeddedBots(t testing.TB) func(plies int) *bgbot.Bot {
+	w, _ := newBots(t)
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(plies int) *bgbot.Bot {
+		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: plies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bot
+	}
+}
+
+// openTestdata opens a committed file of engine/bgbot/testdata.
+func openTestdata(t testing.TB, name string) *os.File {
+	f, err := os.Open(filepath.Join("..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
 // A set made, written and read back is the same set; scored against its
 // own rollouts it has no error, and a judge that always says "even" has.
 func TestMakeWriteReadScore(t *testing.T) {
@@ -132,29 +159,17 @@ func FuzzRead(f *testing.F) {
 // rollouts are tight enough to measure with, and it ranks the embedded
 // network's 1-ply evaluation above its 0-ply one, as a yardstick must.
 func TestCommittedSet(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "benchset.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	set, err := Read(f)
+	set, err := Read(openTestdata(t, "benchset.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if testing.Short() {
 		set = set[:100]
 	}
-	w, _ := newBots(t)
-	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bots := embeddedBots(t)
 	var scores [2]Score
 	for plies := range 2 {
-		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: plies})
-		if err != nil {
-			t.Fatal(err)
-		}
+		bot := bots(plies)
 		scores[plies] = Scores(set, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })[0]
 	}
 	t.Logf("%d positions: equity error %.4f at 0 ply, %.4f at 1 ply; rollout s.e. %.4f", len(set), scores[0].EquityError, scores[1].EquityError, scores[0].RolloutStdErr)
@@ -244,28 +259,16 @@ func TestFromRecords(t *testing.T) {
 // drifts back past 0.06 fails. bgbot's 1-ply judgement comes closer than
 // its 0-ply one.
 func TestCommittedGnubgSet(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "gnubg2-set.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	set, err := Read(f)
+	set, err := Read(openTestdata(t, "gnubg2-set.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(set) != 5000 {
 		t.Fatalf("%d positions, want 5000", len(set))
 	}
-	w, _ := newBots(t)
-	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bots := embeddedBots(t)
 	judge := func(plies int) func(backgammon.Board) bgbot.Probs {
-		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: plies})
-		if err != nil {
-			t.Fatal(err)
-		}
+		bot := bots(plies)
 		return func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) }
 	}
 	rows := Scores(set, judge(0))

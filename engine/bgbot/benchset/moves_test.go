@@ -159,28 +159,16 @@ func FuzzReadMoves(f *testing.F) {
 // 27d593b (gnubg 0-ply's own choices: 2.48), so a network whose play
 // drifts past 8 fails. 1-ply play gives up less than 0-ply play.
 func TestCommittedMoveSet(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "gnubg2-moves.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	set, err := ReadMoves(f)
+	set, err := ReadMoves(openTestdata(t, "gnubg2-moves.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(set) != 1500 {
 		t.Fatalf("%d decisions, want 1500", len(set))
 	}
-	w, _ := bgbot.DefaultWeights()
-	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bots := embeddedBots(t)
 	chooser := func(plies int) func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: plies})
-		if err != nil {
-			t.Fatal(err)
-		}
+		bot := bots(plies)
 		return func(b backgammon.Board, d1, d2 int) backgammon.Board {
 			mv, _, _ := bot.ChooseMove(b, d1, d2)
 			return b.Apply(mv)
