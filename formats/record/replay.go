@@ -13,9 +13,10 @@ type Position struct {
 	ActionIndex int // into Game.Actions
 	Game        *Game
 	Action      *Action
-	// State is the match before the action (before the roll, for Move and
-	// Roll actions that open a game it is the state between games). The
-	// visitor must not change it.
+	// State is the match before the action, except that for Move and Roll
+	// actions the roll is already set (a game's opening roll has started
+	// the game): the board is still the one before the move. The visitor
+	// must not change it.
 	State *backgammon.State
 	// For Move actions: the board before the move seen from the mover, and
 	// the legal move the notation resolved to.
