@@ -21,13 +21,12 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	plies, stride, limit := f.plies, f.stride, f.limit
-	set, err := benchset.DecisionsFromRecords(ms, *stride)
+	set, err := benchset.DecisionsFromRecords(ms, *f.stride)
 	if err != nil {
 		return fmt.Errorf("gnubg-moveset: %w", err)
 	}
-	if *limit > 0 && len(set) > *limit {
-		set = set[:*limit]
+	if *f.limit > 0 && len(set) > *f.limit {
+		set = set[:*f.limit]
 	}
 	if len(set) == 0 {
 		return fmt.Errorf("gnubg-moveset: no chequer decisions with a choice in %d records", len(ms))
@@ -47,7 +46,7 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	begin := time.Now()
-	judged, err := judgeWithGnubg(ctx, bin, *plies, *f.jobs, boards, f.progress(stderr))
+	judged, err := judgeWithGnubg(ctx, bin, *f.plies, *f.jobs, boards, f.progress(stderr))
 	if !*f.quiet {
 		fmt.Fprintln(stderr)
 	}
@@ -66,12 +65,12 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	header := []string{
 		"bgbot move set judged by gnubg: chequer decisions, each legal move's result with the mover's cubeless equity",
-		fmt.Sprintf("made by: bgtool gnubg-moveset --plies %d --stride %d --positions %d, from %d records", *plies, *stride, *limit, len(ms)),
-		fmt.Sprintf("%d decisions, %d results judged by gnubg at %d ply in %v", len(set), len(boards), *plies, time.Since(begin).Round(time.Second)),
+		fmt.Sprintf("made by: bgtool gnubg-moveset --plies %d --stride %d --positions %d, from %d records", *f.plies, *f.stride, *f.limit, len(ms)),
+		fmt.Sprintf("%d decisions, %d results judged by gnubg at %d ply in %v", len(set), len(boards), *f.plies, time.Since(begin).Round(time.Second)),
 	}
 	if err := atomicfile.Write(*f.out, func(w io.Writer) error { return benchset.WriteMoves(w, header, set) }); err != nil {
 		return fmt.Errorf("gnubg-moveset: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d results judged by gnubg at %d ply\n", *f.out, len(set), len(boards), *plies)
+	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d results judged by gnubg at %d ply\n", *f.out, len(set), len(boards), *f.plies)
 	return nil
 }

@@ -6,18 +6,15 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
-	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
-	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/spf13/pflag"
 )
 
@@ -91,24 +88,23 @@ func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	out, plies, stride, limit := f.out, f.plies, f.stride, f.limit
 	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
 	if err != nil {
 		return err
 	}
 	exact := func(b *backgammon.Board) bool { _, ok := db.Probs(b); return ok }
-	boards, err := benchset.FromRecords(ms, *stride, exact)
+	boards, err := benchset.FromRecords(ms, *f.stride, exact)
 	if err != nil {
 		return fmt.Errorf("gnubg-benchset: %w", err)
 	}
-	if *limit > 0 && len(boards) > *limit {
-		boards = boards[:*limit]
+	if *f.limit > 0 && len(boards) > *f.limit {
+		boards = boards[:*f.limit]
 	}
 	if len(boards) == 0 {
 		return fmt.Errorf("gnubg-benchset: no positions before a roll in %d records", len(ms))
 	}
 	begin := time.Now()
-	set, err := judgeWithGnubg(ctx, bin, *plies, *f.jobs, boards, f.progress(stderr))
+	set, err := judgeWithGnubg(ctx, bin, *f.plies, *f.jobs, boards, f.progress(stderr))
 	if !*f.quiet {
 		fmt.Fprintln(stderr)
 	}
@@ -125,101 +121,32 @@ func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	header := []string{
 		"bgbot benchmark set judged by gnubg: positions before the roll, for the player on roll",
-		fmt.Sprintf("made by: bgtool gnubg-benchset --plies %d --stride %d --positions %d", *plies, *stride, *limit),
+		fmt.Sprintf("made by: bgtool gnubg-benchset --plies %d --stride %d --positions %d", *f.plies, *f.stride, *f.limit),
 		fmt.Sprintf("positions from %d records (%s), each distinct one once, bear-offs in the 10-checker database left out", len(ms), strings.Join(names, " ")),
-		fmt.Sprintf("probabilities: gnubg's cubeless evaluation at %d ply (standard error 0: an evaluation, not a rollout); took %v", *plies, time.Since(begin).Round(time.Second)),
+		fmt.Sprintf("probabilities: gnubg's cubeless evaluation at %d ply (standard error 0: an evaluation, not a rollout); took %v", *f.plies, time.Since(begin).Round(time.Second)),
 	}
-	if err := atomicfile.Write(*out, func(w io.Writer) error { return benchset.Write(w, header, set) }); err != nil {
+	if err := atomicfile.Write(*f.out, func(w io.Writer) error { return benchset.Write(w, header, set) }); err != nil {
 		return fmt.Errorf("gnubg-benchset: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d positions judged by gnubg at %d ply\n", *out, len(set), *plies)
+	fmt.Fprintf(stdout, "wrote %s: %d positions judged by gnubg at %d ply\n", *f.out, len(set), *f.plies)
 	return nil
 }
 
-// judgeWithGnubg asks gnubg, in jobs processes, for the cubeless
-// probabilities of each position (before the roll, money play, for the
-// player on roll).
+// judgeWithGnubg has gnubg judge each position (gnubg.Judge) and returns
+// them as a benchmark set.
 func judgeWithGnubg(ctx context.Context, bin string, plies, jobs int, boards []backgammon.Board, progress func(done, total int)) ([]benchset.Position, error) {
-	set := make([]benchset.Position, len(boards))
-	errs := make([]error, jobs)
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		done int
-	)
-	next := make(chan int)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p, err := gnubg.Launch(ctx, gnubg.Options{Binary: bin, Plies: plies, Timeout: time.Minute})
-			if err != nil {
-				errs[j] = err
-				cancel()
-				for range next {
-				}
-				return
-			}
-			defer p.Close()
-			c := &bgcmd.Client{R: p}
-			rules := backgammon.Rules{Variant: backgammon.Standard}
-			if err := c.SetGame(ctx, bgcmd.FromRules(rules)); err != nil {
-				errs[j] = err
-				cancel()
-			}
-			for i := range next {
-				if errs[j] != nil {
-					continue
-				}
-				s := backgammon.NewMatch(rules)
-				s.GameState, s.Board = backgammon.GamePlaying, boards[i]
-				pos, mid := gnubgid.Encode(s)
-				if err := c.SetPosition(ctx, pos, mid); err != nil {
-					errs[j] = fmt.Errorf("position %s: %w", pos, err)
-					cancel()
-					continue
-				}
-				ev, err := c.Evaluate(ctx)
-				if err != nil {
-					errs[j] = fmt.Errorf("position %s: %w", pos, err)
-					cancel()
-					continue
-				}
-				r := bgbot.RolloutResult{}
-				for k := range r.Probs {
-					r.Probs[k] = float32(ev[k])
-				}
-				r.Equity = float64(r.Probs.Equity())
-				set[i] = benchset.Position{Board: boards[i], Rollout: r}
-				mu.Lock()
-				done++
-				if progress != nil {
-					progress(done, len(boards))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range boards {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	probs, err := gnubg.Judge(ctx, bin, plies, jobs, boards, progress)
+	if err != nil {
 		return nil, err
+	}
+	set := make([]benchset.Position, len(boards))
+	for i, p := range probs {
+		r := bgbot.RolloutResult{}
+		for k, x := range p {
+			r.Probs[k] = float32(x)
+		}
+		r.Equity = float64(r.Probs.Equity())
+		set[i] = benchset.Position{Board: boards[i], Rollout: r}
 	}
 	return set, nil
 }

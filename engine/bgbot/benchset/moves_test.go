@@ -91,7 +91,7 @@ func TestMoveSet(t *testing.T) {
 	if s := ScoreMoves(back[:3], func(b backgammon.Board, _, _ int) backgammon.Board { return b })[0]; s.Unknown != 3 || s.Decisions != 0 {
 		t.Errorf("illegal choices: %+v", s)
 	}
-	// bgbot itself scores between the two (a sanity check of the wiring).
+	// Every move bgbot chooses leaves a position the set holds.
 	w, _ := bgbot.DefaultWeights()
 	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w})
 	if err != nil {
