@@ -13,6 +13,26 @@ type Rules struct {
 	Jacoby      bool // money play: gammons count single until the cube is turned
 	Beavers     bool // money play: a taker may redouble at once, keeping the cube
 	Cube        bool // false plays cubeless: no doubling at all
+	// CubeLimit caps the cube in money play: no double or beaver may
+	// take it above this value (a power of two from 2 to MaxCube). 0 is
+	// no cap beyond MaxCube. It keeps one runaway game of redoubles from
+	// dominating a long money measurement.
+	CubeLimit int
+}
+
+// ValidCubeLimit reports whether n may be a money session's cube limit:
+// 0 (none) or a power of two from 2 to MaxCube.
+func ValidCubeLimit(n int) bool {
+	return n == 0 || n >= 2 && n <= MaxCube && n&(n-1) == 0
+}
+
+// CubeCap is the largest value the cube may reach under r: CubeLimit in
+// money play where set, else MaxCube.
+func (r Rules) CubeCap() int {
+	if r.CubeLimit > 0 && r.CubeLimit < MaxCube && r.Money() {
+		return r.CubeLimit
+	}
+	return MaxCube
 }
 
 // Money reports whether these rules play money games.
@@ -24,6 +44,10 @@ func (r Rules) Money() bool { return r.MatchLength == 0 }
 func (r Rules) InForce() Rules {
 	if !r.Cube || !r.Money() {
 		r.Jacoby, r.Beavers = false, false
+		r.CubeLimit = 0
+	}
+	if r.CubeLimit >= MaxCube {
+		r.CubeLimit = 0
 	}
 	if !r.Cube || r.Money() {
 		r.Crawford = false
@@ -195,7 +219,7 @@ func (s *State) Decision() Decision {
 func (s *State) CanDouble() bool {
 	return s.GameState == GamePlaying && s.Cube && !s.CrawfordGame && !s.Doubled &&
 		s.Resigned == NoResult && s.Dice[0] == 0 &&
-		(s.CubeOwner == -1 || s.CubeOwner == s.Move) && s.CubeValue < MaxCube
+		(s.CubeOwner == -1 || s.CubeOwner == s.Move) && s.CubeValue < s.CubeCap()
 }
 
 // Double offers the cube; the opponent must answer.
@@ -220,7 +244,7 @@ func (s *State) Take() error {
 
 // CanBeaver reports whether the player facing a double may beaver.
 func (s *State) CanBeaver() bool {
-	return s.Decision() == DecideTake && s.Money() && s.Beavers && s.CubeValue*4 <= MaxCube
+	return s.Decision() == DecideTake && s.Money() && s.Beavers && s.CubeValue*4 <= s.CubeCap()
 }
 
 // Beaver takes and redoubles at once: the cube goes to four times its value,

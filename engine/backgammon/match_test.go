@@ -272,3 +272,60 @@ func TestAnswer(t *testing.T) {
 		t.Error("AnswerDouble(0) succeeded")
 	}
 }
+
+// A money cube limit stops doubles and beavers that would pass it, and
+// means nothing in a match.
+func TestCubeLimit(t *testing.T) {
+	for _, n := range []int{0, 2, 64, MaxCube} {
+		if !ValidCubeLimit(n) {
+			t.Errorf("ValidCubeLimit(%d) = false", n)
+		}
+	}
+	for _, n := range []int{-2, 1, 3, 48, 2 * MaxCube} {
+		if ValidCubeLimit(n) {
+			t.Errorf("ValidCubeLimit(%d) = true", n)
+		}
+	}
+	s := NewMatch(Rules{Cube: true, Beavers: true, CubeLimit: 4})
+	mustDo(t, s.StartGame(0, 6, 1))
+	mustDo(t, s.Play(s.LegalMoves()[0]))
+	mustDo(t, s.Double())
+	if !s.CanBeaver() {
+		t.Fatal("a beaver to 4 under a limit of 4 was refused")
+	}
+	mustDo(t, s.Take()) // cube 2, owned by player 0
+	mustDo(t, s.SetDice(3, 1))
+	mustDo(t, s.Play(s.LegalMoves()[0]))
+	if !s.CanDouble() {
+		t.Fatal("a redouble to 4 under a limit of 4 was refused")
+	}
+	mustDo(t, s.Double())
+	if s.CanBeaver() {
+		t.Error("a beaver to 8 under a limit of 4 was allowed")
+	}
+	mustDo(t, s.Take()) // cube 4, owned by player 1
+	mustDo(t, s.SetDice(4, 2))
+	mustDo(t, s.Play(s.LegalMoves()[0]))
+	if s.CubeValue != 4 || s.Decision() != NeedRoll {
+		t.Fatalf("at the limit: cube %d, decision %v; want 4 and a roll with no cube decision", s.CubeValue, s.Decision())
+	}
+	if err := s.Double(); !errors.Is(err, ErrNotNow) {
+		t.Errorf("a double past the limit: %v", err)
+	}
+	if r := (Rules{Cube: true, MatchLength: 5, CubeLimit: 4}).InForce(); r.CubeLimit != 0 {
+		t.Errorf("a match kept the money cube limit: %+v", r)
+	}
+	if r := (Rules{Cube: true, CubeLimit: MaxCube}).InForce(); r.CubeLimit != 0 {
+		t.Errorf("a limit of MaxCube is no limit, got %+v", r)
+	}
+	m := NewMatch(Rules{Cube: true, MatchLength: 9, CubeLimit: 2})
+	mustDo(t, m.StartGame(0, 6, 1))
+	mustDo(t, m.Play(m.LegalMoves()[0]))
+	mustDo(t, m.Double())
+	mustDo(t, m.Take())
+	mustDo(t, m.SetDice(3, 1))
+	mustDo(t, m.Play(m.LegalMoves()[0]))
+	if !m.CanDouble() {
+		t.Error("a match obeyed a money cube limit")
+	}
+}

@@ -358,6 +358,11 @@ func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 		}
 		if !exact {
 			ce = MoneyCube(p, x, s.CubeOwner == -1, s.Jacoby)
+			if 2*s.CubeValue >= s.CubeCap() {
+				// A double to the session's cube limit leaves the
+				// taker a dead cube: no recube vig to price.
+				ce.DoubleTake = 2 * janowskiDead(p)
+			}
 		}
 	} else {
 		var err error

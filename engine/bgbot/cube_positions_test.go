@@ -130,3 +130,34 @@ func TestCubeEfficiencyOf(t *testing.T) {
 		t.Errorf("121-pip race: x = %v, want the maximum", got)
 	}
 }
+
+// Under a money cube limit, a double to the limit leaves the taker a dead
+// cube: double/take is priced without the taker's recube vig, which makes
+// the double better for the doubler than with a live cube.
+func TestMoneyCubeAtLimit(t *testing.T) {
+	bot, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cubePosition(t, "sNvIDBDMbsIDIA", "cAkAAAAAAAAA")
+	free, err := bot.Cube(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.CubeLimit = 2
+	capped, err := bot.Cube(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := 2 * janowskiDead(bot.probsAt(s.Board, 0))
+	if math.Abs(capped.DoubleTake-dead) > 1e-9 || !(capped.DoubleTake > free.DoubleTake) {
+		t.Errorf("double/take to the limit %.4f, want the dead-cube %.4f above the live %.4f", capped.DoubleTake, dead, free.DoubleTake)
+	}
+	if capped.NoDouble != free.NoDouble {
+		t.Errorf("no double changed with the limit: %.4f against %.4f", capped.NoDouble, free.NoDouble)
+	}
+	s.CubeLimit = 4
+	if again, _ := bot.Cube(s); again != free {
+		t.Errorf("a limit two doubles away changed the equities: %+v against %+v", again, free)
+	}
+}

@@ -64,6 +64,7 @@ type GameRules struct {
 	Jacoby      bool   // Jacoby rule (money games only)
 	Beavers     bool   // beavers allowed (money games only)
 	Cubeless    bool   // no doubling cube at all
+	MaxCube     int    // money games: the cube never goes above this (0: no limit); sent as max_cube=N
 }
 
 // Args returns the set_game arguments for r:
@@ -81,6 +82,9 @@ func (r GameRules) Args() []string {
 	}
 	if r.Cubeless {
 		args = append(args, "cubeless")
+	}
+	if r.MaxCube > 0 {
+		args = append(args, maxCubeWord+strconv.Itoa(r.MaxCube))
 	}
 	return args
 }
@@ -104,8 +108,14 @@ func (r GameRules) Validate() error {
 	if r.Beavers && r.MatchLength > 0 {
 		return errors.New("beavers apply to money games only (match length 0)")
 	}
-	if r.Cubeless && (r.Crawford || r.Jacoby || r.Beavers) {
-		return errors.New("crawford, jacoby and beavers need a cube; they conflict with cubeless")
+	if r.Cubeless && (r.Crawford || r.Jacoby || r.Beavers || r.MaxCube > 0) {
+		return errors.New("crawford, jacoby, beavers and max_cube need a cube; they conflict with cubeless")
+	}
+	if r.MaxCube > 0 && r.MatchLength > 0 {
+		return errors.New("max_cube applies to money games only (match length 0)")
+	}
+	if r.MaxCube != 0 && (!backgammon.ValidCubeLimit(r.MaxCube) || r.MaxCube == backgammon.MaxCube) {
+		return fmt.Errorf("max_cube %d is not a power of two from 2 to %d", r.MaxCube, backgammon.MaxCube/2)
 	}
 	return nil
 }
@@ -125,7 +135,7 @@ func (r GameRules) Rules() (backgammon.Rules, error) {
 		return backgammon.Rules{}, err
 	}
 	return backgammon.Rules{Variant: v, MatchLength: r.MatchLength, Crawford: r.Crawford,
-		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless}, nil
+		Jacoby: r.Jacoby, Beavers: r.Beavers, Cube: !r.Cubeless, CubeLimit: r.MaxCube}, nil
 }
 
 // FromRules returns set_game's words for r, the inverse of
@@ -134,16 +144,19 @@ func (r GameRules) Rules() (backgammon.Rules, error) {
 func FromRules(r backgammon.Rules) GameRules {
 	r = r.InForce()
 	return GameRules{Variant: r.Variant.String(), MatchLength: r.MatchLength, Crawford: r.Crawford,
-		Jacoby: r.Jacoby, Beavers: r.Beavers, Cubeless: !r.Cube}
+		Jacoby: r.Jacoby, Beavers: r.Beavers, Cubeless: !r.Cube, MaxCube: r.CubeLimit}
 }
 
+// maxCubeWord starts set_game's cube-limit word, max_cube=N.
+const maxCubeWord = "max_cube="
+
 // ParseGameRules parses set_game arguments:
-// VARIANT MATCH_LENGTH [crawford] [jacoby] [beavers] [cubeless].
+// VARIANT MATCH_LENGTH [crawford] [jacoby] [beavers] [cubeless] [max_cube=N].
 // Words are case-insensitive; each flag may appear once, in any order. The
 // result is validated with [GameRules.Validate].
 func ParseGameRules(args []string) (GameRules, error) {
 	if len(args) < 2 {
-		return GameRules{}, fmt.Errorf("set_game: want VARIANT MATCH_LENGTH [crawford] [jacoby] [beavers] [cubeless], got %d arguments", len(args))
+		return GameRules{}, fmt.Errorf("set_game: want VARIANT MATCH_LENGTH [crawford] [jacoby] [beavers] [cubeless] [max_cube=N], got %d arguments", len(args))
 	}
 	r := GameRules{Variant: strings.ToLower(args[0])}
 	if !isDigits(args[1]) || len(args[1]) > 6 {
@@ -151,6 +164,16 @@ func ParseGameRules(args []string) (GameRules, error) {
 	}
 	r.MatchLength, _ = strconv.Atoi(args[1])
 	for _, a := range args[2:] {
+		if v, ok := strings.CutPrefix(strings.ToLower(a), maxCubeWord); ok {
+			if r.MaxCube != 0 {
+				return GameRules{}, errors.New("set_game: max_cube given twice")
+			}
+			if !isDigits(v) || len(v) > 5 || v == "0" {
+				return GameRules{}, fmt.Errorf("set_game: max_cube %q is not a power of two from 2 to %d", v, backgammon.MaxCube/2)
+			}
+			r.MaxCube, _ = strconv.Atoi(v)
+			continue
+		}
 		var flag *bool
 		switch strings.ToLower(a) {
 		case "crawford":
@@ -162,7 +185,7 @@ func ParseGameRules(args []string) (GameRules, error) {
 		case "cubeless":
 			flag = &r.Cubeless
 		default:
-			return GameRules{}, fmt.Errorf("set_game: unknown rule %q (want crawford, jacoby, beavers or cubeless)", a)
+			return GameRules{}, fmt.Errorf("set_game: unknown rule %q (want crawford, jacoby, beavers, cubeless or max_cube=N)", a)
 		}
 		if *flag {
 			return GameRules{}, fmt.Errorf("set_game: rule %q given twice", a)

@@ -22,6 +22,7 @@ func TestGameRulesArgsAndParse(t *testing.T) {
 		{GameRules{Variant: "nackgammon", Jacoby: true, Beavers: true}, "nackgammon 0 jacoby beavers"},
 		{GameRules{Variant: "hypergammon3", MatchLength: 1, Cubeless: true}, "hypergammon3 1 cubeless"},
 		{GameRules{Variant: "hypergammon1", Cubeless: true}, "hypergammon1 0 cubeless"},
+		{GameRules{Variant: "standard", Jacoby: true, MaxCube: 64}, "standard 0 jacoby max_cube=64"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(tt.rules.Args(), " "); got != tt.args {
@@ -56,6 +57,15 @@ func TestParseGameRulesErrors(t *testing.T) {
 		"standard 7 beavers",
 		"standard 0 cubeless jacoby",
 		"standard 7 crawford cubeless",
+		"standard 0 max_cube=",
+		"standard 0 max_cube=0",
+		"standard 0 max_cube=1",
+		"standard 0 max_cube=48",
+		"standard 0 max_cube=32768",
+		"standard 0 max_cube=-4",
+		"standard 0 max_cube=4 max_cube=4",
+		"standard 7 max_cube=4",
+		"standard 0 cubeless max_cube=4",
 	}
 	for _, b := range bad {
 		if r, err := ParseGameRules(strings.Fields(b)); err == nil {
@@ -247,6 +257,7 @@ func TestRulesConversion(t *testing.T) {
 		{Variant: backgammon.Standard, MatchLength: 7, Cube: true, Crawford: true},
 		{Variant: backgammon.Hypergammon3, MatchLength: 3},
 		{Variant: backgammon.Hypergammon1},
+		{Variant: backgammon.Standard, Cube: true, Jacoby: true, CubeLimit: 64},
 	} {
 		gr := FromRules(r)
 		if err := gr.Validate(); err != nil {
@@ -263,6 +274,9 @@ func TestRulesConversion(t *testing.T) {
 		{Cube: true, Crawford: true},
 		{MatchLength: 5, Crawford: true},
 		{Jacoby: true, Beavers: true},
+		{MatchLength: 5, Cube: true, CubeLimit: 8},
+		{CubeLimit: 8},
+		{Cube: true, CubeLimit: backgammon.MaxCube},
 	} {
 		gr := FromRules(r)
 		if err := gr.Validate(); err != nil {

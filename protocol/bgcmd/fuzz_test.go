@@ -8,7 +8,7 @@ import (
 )
 
 func FuzzParseGameRules(f *testing.F) {
-	for _, s := range []string{"standard 7 crawford", "nackgammon 0 jacoby beavers", "hypergammon2 0 cubeless", "standard", "x -1 y"} {
+	for _, s := range []string{"standard 7 crawford", "nackgammon 0 jacoby beavers", "hypergammon2 0 cubeless", "standard 0 max_cube=16", "standard", "x -1 y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -183,6 +183,10 @@ func TestParseErrors(t *testing.T) {
 		{"jacoby", pm("jacoby = 1 " + marker), "matchups[0].jacoby: must be true or false, not an integer"},
 		{"beavers", pm("beavers = 1 " + marker), "matchups[0].beavers: must be true or false, not an integer"},
 		{"skip_forced", pm("skip_forced = 1 " + marker), "matchups[0].skip_forced: must be true or false, not an integer"},
+		{"max_cube range", pm("max_cube = 65536 " + marker), "matchups[0].max_cube: must be between 0 and 16384, got 65536"},
+		{"max_cube power", pm("max_cube = 48 " + marker), "matchups[0].max_cube: 48 is not a power of two from 2 to 16384"},
+		{"max_cube match", pm("match_length = 5\nmax_cube = 8 " + marker), "matchups[0].max_cube: applies to money games only (match_length is 5)"},
+		{"max_cube cubeless", pm("cube = false\nmax_cube = 8 " + marker), "matchups[0].max_cube: needs the cube (cube = false)"},
 
 		// All-play-all.
 		{"no competitors", apa("rounds = 2\n"), "competitors: required: a list of player codes"},

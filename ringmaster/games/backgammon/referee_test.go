@@ -82,6 +82,29 @@ func TestMoneyGameWithCube(t *testing.T) {
 	}
 }
 
+// Under a cube limit of 8, two players that redouble whenever they may
+// stop at 8: three doubles, and the engines are told the limit.
+func TestMoneyCubeLimit(t *testing.T) {
+	ref := &Referee{Rules: bg.Rules{Cube: true, CubeLimit: 8}, MoveLimit: 2000}
+	a, b := &testEngine{doubles: true}, &testEngine{doubles: true}
+	out, err := ref.PlayDice(context.Background(), [2]referee.Seat{seat(t, "a", a), seat(t, "b", b)}, bg.NewDice(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := out.Cube[0].Doubles + out.Cube[1].Doubles; d != 3 {
+		t.Errorf("%d doubles under a limit of 8, want 3 (2, 4, 8): %+v", d, out.Cube)
+	}
+	if p := out.Points[out.Winner]; p != 8 && p != 16 && p != 24 {
+		t.Errorf("the winner scored %d points, want 8 times the result level", p)
+	}
+	if got := a.GameRules().CubeLimit; got != 8 {
+		t.Errorf("the engine was told a cube limit of %d, want 8", got)
+	}
+	if err := record.Replay(out.Record); err != nil {
+		t.Errorf("the game record does not replay: %v", err)
+	}
+}
+
 func TestSameDiceSameGame(t *testing.T) {
 	ref := &Referee{Rules: bg.Rules{MatchLength: 5, Cube: true, Crawford: true}}
 	play := func() Outcome {

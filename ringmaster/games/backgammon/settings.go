@@ -27,6 +27,7 @@ type Settings struct {
 	Variant     string
 	Dice        string // DiceIndependent or DicePaired
 	SkipForced  bool   // forced moves and rolls with no legal move are not asked
+	MaxCube     int    // money play with the cube: the cube never goes above this (0: no limit)
 }
 
 // DefaultSettings are the settings of a control file that sets none.
@@ -48,6 +49,11 @@ func settingsTable() []control.Setting {
 		{Key: "match_length", Read: func(v control.Value, s control.GameSettings) {
 			if n, ok := v.Int(0, 1000); ok {
 				s.(*Settings).MatchLength = n
+			}
+		}},
+		{Key: "max_cube", Read: func(v control.Value, s control.GameSettings) {
+			if n, ok := v.Int(0, bg.MaxCube/2); ok {
+				s.(*Settings).MaxCube = n
 			}
 		}},
 		boolean("crawford", func(s *Settings) *bool { return &s.Crawford }),
@@ -74,8 +80,20 @@ func (s *Settings) Clone() control.GameSettings { c := *s; return &c }
 // PairedGames implements control.GameSettings.
 func (s *Settings) PairedGames() bool { return s.Dice == DicePaired }
 
-// Check implements control.GameSettings; every key is checked on its own.
-func (s *Settings) Check(func(key, format string, args ...any)) {}
+// Check implements control.GameSettings: max_cube must be a power of two
+// and needs money play with the cube (the other keys are checked as they
+// are read).
+func (s *Settings) Check(report func(key, format string, args ...any)) {
+	switch {
+	case s.MaxCube == 0:
+	case !bg.ValidCubeLimit(s.MaxCube):
+		report("max_cube", "%d is not a power of two from 2 to %d", s.MaxCube, bg.MaxCube/2)
+	case s.MatchLength > 0:
+		report("max_cube", "applies to money games only (match_length is %d)", s.MatchLength)
+	case !s.Cube:
+		report("max_cube", "needs the cube (cube = false)")
+	}
+}
 
 // Rules turns the settings into the rules of the game. Each rule applies
 // only where it means something, so that records and engines see the
@@ -87,16 +105,22 @@ func (s *Settings) Rules() bg.Rules {
 		panic(fmt.Sprintf("backgammon settings: %v", err))
 	}
 	r := bg.Rules{Variant: v, MatchLength: s.MatchLength, Cube: s.Cube,
-		Crawford: s.Crawford, Jacoby: s.Jacoby, Beavers: s.Beavers}
+		Crawford: s.Crawford, Jacoby: s.Jacoby, Beavers: s.Beavers, CubeLimit: s.MaxCube}
 	return r.InForce()
 }
 
 // Canonical implements control.GameSettings: the rules in force and the
-// dice mode. skip_forced is left out: it changes no result.
+// dice mode. skip_forced is left out: it changes no result. max_cube is
+// named only when set, so that competitions begun before it existed still
+// resume.
 func (s *Settings) Canonical() string {
 	r := s.Rules()
-	return fmt.Sprintf("variant=%s match_length=%d cube=%t crawford=%t jacoby=%t beavers=%t dice=%s",
+	c := fmt.Sprintf("variant=%s match_length=%d cube=%t crawford=%t jacoby=%t beavers=%t dice=%s",
 		r.Variant, r.MatchLength, r.Cube, r.Crawford, r.Jacoby, r.Beavers, s.Dice)
+	if r.CubeLimit > 0 {
+		c += fmt.Sprintf(" max_cube=%d", r.CubeLimit)
+	}
+	return c
 }
 
 // Describe implements control.GameSettings.
@@ -115,6 +139,9 @@ func (s *Settings) Describe() string {
 		}
 		if s.Beavers {
 			parts = append(parts, "beavers")
+		}
+		if s.MaxCube > 0 {
+			parts = append(parts, fmt.Sprintf("cube at most %d", s.MaxCube))
 		}
 	} else if s.Crawford {
 		parts = append(parts, "Crawford")
