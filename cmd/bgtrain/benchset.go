@@ -106,6 +106,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	rows := benchset.Scores(positions, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
 	fmt.Fprintf(stdout, "%s at %d ply on %s:\n", nameOr(*weights, "embedded weights"), *plies, *set)
 	writeScores(stdout, rows)
+	writeHiddenUse(stdout, w, positions)
 	if *moves == "" {
 		return nil
 	}
@@ -133,6 +134,33 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("benchmark: %s: %d choices left positions the set does not hold", *moves, n)
 	}
 	return nil
+}
+
+// writeHiddenUse prints how many hidden units of each network do any work
+// on the set's positions (bgbot.HiddenUse).
+func writeHiddenUse(w io.Writer, weights *bgbot.Weights, set []benchset.Position) {
+	boards := make([]backgammon.Board, len(set))
+	for i, p := range set {
+		boards[i] = p.Board
+	}
+	fmt.Fprintf(w, "hidden units in use (output spread at least %.2f over the set):", bgbot.IdleContribution)
+	for _, c := range []struct {
+		name  string
+		class int
+	}{{"contact", bgbot.ClassContact}, {"crashed", bgbot.ClassCrashed}, {"race", bgbot.ClassRace}} {
+		use, n := weights.HiddenUse(boards, c.class)
+		if n == 0 {
+			continue
+		}
+		busy := 0
+		for _, u := range use {
+			if u >= bgbot.IdleContribution {
+				busy++
+			}
+		}
+		fmt.Fprintf(w, " %s %d/%d", c.name, busy, len(use))
+	}
+	fmt.Fprintln(w)
 }
 
 // writeScores prints benchmark rows; the pip-lead bands are the contact

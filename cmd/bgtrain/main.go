@@ -76,6 +76,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	alpha := fs.Float64("alpha", 0.1, "learning rate at the start")
 	alphaEnd := fs.Float64("alpha-end", 0.02, "learning rate at the end (linear decay)")
 	lambda := fs.Float64("lambda", 0.7, "TD(lambda) trace decay")
+	inputRate := fs.Float64("input-rate", 1, "learning rate of the first layer as a share of --alpha (the output layer's)")
 	hidden := fs.Int("hidden", 80, "hidden units of a new (or, with --widen, widened) network")
 	layout := fs.Int("layout", bgbot.LayoutV1, "input layout of a new (or, with --widen, widened) network: 1 (214 inputs) or 2 (246: layout 1 plus gnubg-style features)")
 	widen := fs.Bool("widen", false, "with --resume: first widen the network to --layout and --hidden, keeping what it computes")
@@ -94,6 +95,8 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 		return cli.Usagef("train: --games, --hidden, --workers, --sync and --checkpoint-every must be at least 1")
 	case !(*alpha > 0), !(*alphaEnd >= 0):
 		return cli.Usagef("train: want --alpha > 0 and --alpha-end >= 0")
+	case !(*inputRate > 0 && *inputRate <= 1):
+		return cli.Usagef("train: want --input-rate in (0, 1], got %v", *inputRate)
 	case !(*lambda >= 0 && *lambda <= 1):
 		return cli.Usagef("train: want --lambda between 0 and 1, got %v", *lambda)
 	case bgbot.InputsOf(*layout) == 0:
@@ -133,7 +136,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	last := 0
 	cfg := bgbot.TrainConfig{
 		Games: *games, Alpha: *alpha, AlphaEnd: *alphaEnd, Lambda: *lambda,
-		Seed: *seed, Workers: *workers, SyncEvery: *syncEvery,
+		Seed: *seed, Workers: *workers, SyncEvery: *syncEvery, InputRate: *inputRate,
 		Progress: func(n int, w *bgbot.Weights) error {
 			if n-last < *every && n < *games {
 				return nil

@@ -103,6 +103,8 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"train", "--games", "0"}, 2, "at least 1"},
 		{[]string{"train", "--lambda", "1.5"}, 2, "--lambda"},
 		{[]string{"train", "--alpha", "0"}, 2, "--alpha > 0"},
+		{[]string{"train", "--input-rate", "0"}, 2, "--input-rate in (0, 1]"},
+		{[]string{"train", "--input-rate", "1.5"}, 2, "--input-rate in (0, 1]"},
 		{[]string{"duel", "--a", "wizard"}, 2, "wizard"},
 		{[]string{"duel", "--a-plies", "9"}, 2, "--a-plies"},
 		{[]string{"duel", "--games", "3"}, 2, "--games 3: want an even number"},

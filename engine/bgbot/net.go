@@ -335,6 +335,9 @@ type NetEvaluator struct {
 	grd []float32 // hidden deltas while learning
 	out [NumOutputs]float32
 	cls int
+	// inputRate scales learn's steps on the first layer (input weights
+	// and hidden biases) against the output layer's; 1 unless set.
+	inputRate float32
 }
 
 // NewEvaluator returns an evaluator using w.
@@ -346,6 +349,8 @@ func (w *Weights) NewEvaluator() *NetEvaluator {
 		nz:  make([]int32, 0, InputsOf(w.Layout)),
 		hid: make([]float32, w.Hidden),
 		grd: make([]float32, w.Hidden),
+
+		inputRate: 1,
 	}
 }
 
@@ -433,7 +438,7 @@ func (e *NetEvaluator) learn(b *backgammon.Board, target Probs, alpha float32) {
 		for k := range delta {
 			s += delta[k] * n.w2[k*H+j]
 		}
-		g[j] = s * a * (1 - a)
+		g[j] = s * a * (1 - a) * e.inputRate
 	}
 	for k := range delta {
 		axpy(n.w2[k*H:k*H+H], e.hid, delta[k])

@@ -17,6 +17,13 @@ type TrainConfig struct {
 	Seed      uint64  // dice seed: game g (counted over the weights' life) uses NewDice(Seed, g)
 	Workers   int     // parallel self-play workers, each on its own copy of the weights
 	SyncEvery int     // games per worker between weight averages (default 250)
+	// InputRate scales the learning rate of the first layer (input
+	// weights and hidden biases) against the output layer's; 0 means 1.
+	// About 60 inputs are on in a contact position, so one step moves a
+	// hidden unit's input sum some 40 times as far as it moves any one
+	// weight, which can drive a unit to the same activation for every
+	// position (see Weights.HiddenUse).
+	InputRate float64
 	// Progress, when set, is called after every averaging with the number
 	// of games played in this run and the current weights (which it must
 	// not keep or modify after returning; Clone them to keep them).
@@ -49,7 +56,7 @@ func Train(ctx context.Context, w *Weights, cfg TrainConfig) (*Weights, error) {
 	}
 	ws := make([]*trainWorker, workers)
 	for i := range ws {
-		tw, err := newTrainWorker(w.Clone())
+		tw, err := newTrainWorker(w.Clone(), cfg.InputRate)
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
@@ -125,8 +132,11 @@ type trainWorker struct {
 	targets []Probs
 }
 
-func newTrainWorker(w *Weights) (*trainWorker, error) {
+func newTrainWorker(w *Weights, inputRate float64) (*trainWorker, error) {
 	ev := w.NewEvaluator()
+	if inputRate > 0 {
+		ev.inputRate = float32(inputRate)
+	}
 	bot, err := NewBot(Config{Level: LevelNet, Evaluator: ev})
 	if err != nil {
 		return nil, err
