@@ -80,6 +80,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	hidden := fs.Int("hidden", 80, "hidden units of a new (or, with --widen, widened) network")
 	layout := fs.Int("layout", bgbot.LayoutV1, "input layout of a new (or, with --widen, widened) network: 1 (214 inputs) or 2 (246: layout 1 plus gnubg-style features)")
 	widen := fs.Bool("widen", false, "with --resume: first widen the network to --layout and --hidden, keeping what it computes")
+	revive := fs.Bool("revive", false, "with --resume: first restart the hidden units that do no work on 5,000 self-play positions (bgbot.Weights.Revive)")
 	crashed := fs.Bool("crashed", false, "give crashed positions a network of their own, starting as a copy of the contact network")
 	seed := fs.Uint64("seed", 1, "seed of the dice and of a new network's weights")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel self-play workers (weights averaged every --sync games each)")
@@ -103,6 +104,8 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 		return cli.Usagef("train: --layout %d: want %d or %d", *layout, bgbot.LayoutV1, bgbot.LayoutV2)
 	case *widen && *resume == "":
 		return cli.Usagef("train: --widen needs --resume")
+	case *revive && *resume == "":
+		return cli.Usagef("train: --revive needs --resume")
 	}
 	var w *bgbot.Weights
 	var err error
@@ -125,6 +128,11 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	} else if w, err = bgbot.NewWeightsLayout(*layout, *hidden, bgbot.SeededRand(*seed)); err != nil {
 		return err
+	}
+	if *revive {
+		if err := reviveIdle(ctx, w, *seed, stdout); err != nil {
+			return err
+		}
 	}
 	if *crashed && w.Classes() < bgbot.NumClasses {
 		if w, err = w.SplitCrashed(); err != nil {
@@ -283,4 +291,24 @@ func lockFactory(f func() (*bgbot.Bot, error)) func() (*bgbot.Bot, error) {
 		defer mu.Unlock()
 		return f()
 	}
+}
+
+// reviveIdle restarts the idle hidden units of each of w's networks,
+// judged on 5,000 positions of w's own self-play.
+func reviveIdle(ctx context.Context, w *bgbot.Weights, seed uint64, stdout io.Writer) error {
+	boards, err := bgbot.SamplePositions(ctx, w, nil, 5000, seed)
+	if err != nil {
+		return fmt.Errorf("revive: %w", err)
+	}
+	rng := bgbot.SeededRand(seed)
+	for _, c := range []struct {
+		name  string
+		class int
+	}{{"contact", bgbot.ClassContact}, {"crashed", bgbot.ClassCrashed}, {"race", bgbot.ClassRace}} {
+		if c.class >= w.Classes() {
+			continue
+		}
+		fmt.Fprintf(stdout, "revived %d idle hidden units of the %s network\n", w.Revive(boards, c.class, rng), c.name)
+	}
+	return nil
 }

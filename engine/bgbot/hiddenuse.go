@@ -2,6 +2,7 @@ package bgbot
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
@@ -55,4 +56,70 @@ func (w *Weights) HiddenUse(boards []backgammon.Board, class int) ([]float64, in
 		use[j] = sd * math.Sqrt(norm)
 	}
 	return use, count
+}
+
+// Revive gives the idle hidden units of the network for class (those whose
+// HiddenUse over boards is below IdleContribution) a fresh start: new
+// random input weights at a new network's scale, a bias that centres the
+// unit's input sum over boards, and zero output weights. What an idle unit
+// added on average moves into the output biases, so the network computes
+// what it did up to the idle units' spread. It returns how many units were
+// revived. Widening leaves new units to grow out of zero output weights in
+// a trained network, where many drift to a constant activation; this gives
+// them another chance.
+func (w *Weights) Revive(boards []backgammon.Board, class int, rng *rand.Rand) int {
+	use, count := w.HiddenUse(boards, class)
+	if count == 0 {
+		return 0
+	}
+	n, _ := w.netFor(class)
+	H := n.hidden
+	ev := w.NewEvaluator()
+	var idle []int
+	for j, u := range use {
+		if u < IdleContribution {
+			idle = append(idle, j)
+		}
+	}
+	if len(idle) == 0 {
+		return 0
+	}
+	// Mean activation of each idle unit, folded into the output biases.
+	meanAct := make([]float64, H)
+	for i := range boards {
+		if Class(&boards[i]) != class {
+			continue
+		}
+		ev.forward(&boards[i])
+		for _, j := range idle {
+			meanAct[j] += float64(ev.hid[j])
+		}
+	}
+	r1 := 1 / float32(math.Sqrt(20)) // newNet's scale
+	for _, j := range idle {
+		for k := 0; k < NumOutputs; k++ {
+			n.b2[k] += n.w2[k*H+j] * float32(meanAct[j]/float64(count))
+			n.w2[k*H+j] = 0
+		}
+		for i := 0; i < n.inputs; i++ {
+			n.w1[i*H+j] = (rng.Float32()*2 - 1) * r1
+		}
+		n.b1[j] = 0
+	}
+	// Centre the new units' input sums over the positions.
+	sums := make([]float64, H)
+	for i := range boards {
+		if Class(&boards[i]) != class {
+			continue
+		}
+		ev.forward(&boards[i])
+		for _, j := range idle {
+			a := min(max(float64(ev.hid[j]), 1e-6), 1-1e-6)
+			sums[j] += math.Log(a / (1 - a))
+		}
+	}
+	for _, j := range idle {
+		n.b1[j] = -float32(sums[j] / float64(count))
+	}
+	return len(idle)
 }
