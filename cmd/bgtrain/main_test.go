@@ -104,6 +104,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"train", "--lambda", "1.5"}, 2, "--lambda"},
 		{[]string{"train", "--alpha", "0"}, 2, "--alpha > 0"},
 		{[]string{"train", "--input-rate", "0"}, 2, "--input-rate in (0, 1]"},
+		{[]string{"train", "--revive"}, 2, "--revive needs --resume"},
 		{[]string{"train", "--input-rate", "1.5"}, 2, "--input-rate in (0, 1]"},
 		{[]string{"duel", "--a", "wizard"}, 2, "wizard"},
 		{[]string{"duel", "--a-plies", "9"}, 2, "--a-plies"},
