@@ -136,6 +136,17 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
+// networkClass is a position class that may have a network of its own.
+type networkClass struct {
+	name  string
+	class int
+}
+
+// networkClasses lists them in the order bgtrain reports them.
+func networkClasses() []networkClass {
+	return []networkClass{{"contact", bgbot.ClassContact}, {"crashed", bgbot.ClassCrashed}, {"race", bgbot.ClassRace}}
+}
+
 // writeHiddenUse prints how many hidden units of each network do any work
 // on the set's positions (bgbot.HiddenUse).
 func writeHiddenUse(w io.Writer, weights *bgbot.Weights, set []benchset.Position) {
@@ -144,10 +155,7 @@ func writeHiddenUse(w io.Writer, weights *bgbot.Weights, set []benchset.Position
 		boards[i] = p.Board
 	}
 	fmt.Fprintf(w, "hidden units in use (output spread at least %.2f over the set):", bgbot.IdleContribution)
-	for _, c := range []struct {
-		name  string
-		class int
-	}{{"contact", bgbot.ClassContact}, {"crashed", bgbot.ClassCrashed}, {"race", bgbot.ClassRace}} {
+	for _, c := range networkClasses() {
 		use, n := weights.HiddenUse(boards, c.class)
 		if n == 0 {
 			continue

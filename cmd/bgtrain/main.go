@@ -301,10 +301,7 @@ func reviveIdle(ctx context.Context, w *bgbot.Weights, seed uint64, stdout io.Wr
 		return fmt.Errorf("revive: %w", err)
 	}
 	rng := bgbot.SeededRand(seed)
-	for _, c := range []struct {
-		name  string
-		class int
-	}{{"contact", bgbot.ClassContact}, {"crashed", bgbot.ClassCrashed}, {"race", bgbot.ClassRace}} {
+	for _, c := range networkClasses() {
 		if c.class >= w.Classes() {
 			continue
 		}

@@ -21,26 +21,16 @@ const IdleContribution = 0.01
 // activation for every position acts only as a bias, whatever its weights.
 // It returns one figure per unit and the number of positions used.
 func (w *Weights) HiddenUse(boards []backgammon.Board, class int) ([]float64, int) {
-	ev := w.NewEvaluator()
 	n, _ := w.netFor(class)
 	H := n.hidden
 	sum := make([]float64, H)
 	sq := make([]float64, H)
-	count := 0
-	for i := range boards {
-		if Class(&boards[i]) != class {
-			continue
-		}
-		ev.forward(&boards[i])
-		if ev.cls != class {
-			continue // a file without this class's network
-		}
-		count++
-		for j, a := range ev.hid {
+	count := w.eachActivation(boards, class, func(hid []float32) {
+		for j, a := range hid {
 			sum[j] += float64(a)
 			sq[j] += float64(a) * float64(a)
 		}
-	}
+	})
 	use := make([]float64, H)
 	if count == 0 {
 		return use, 0
@@ -58,6 +48,26 @@ func (w *Weights) HiddenUse(boards []backgammon.Board, class int) ([]float64, in
 	return use, count
 }
 
+// eachActivation runs the network for class on each of boards of that
+// class and hands f the hidden activations; it returns how many it ran.
+// A file without the class's network runs none.
+func (w *Weights) eachActivation(boards []backgammon.Board, class int, f func(hid []float32)) int {
+	ev := w.NewEvaluator()
+	count := 0
+	for i := range boards {
+		if Class(&boards[i]) != class {
+			continue
+		}
+		ev.forward(&boards[i])
+		if ev.cls != class {
+			return 0
+		}
+		count++
+		f(ev.hid)
+	}
+	return count
+}
+
 // Revive gives the idle hidden units of the network for class (those whose
 // HiddenUse over boards is below IdleContribution) a fresh start: new
 // random input weights at a new network's scale, a bias that centres the
@@ -69,32 +79,24 @@ func (w *Weights) HiddenUse(boards []backgammon.Board, class int) ([]float64, in
 // them another chance.
 func (w *Weights) Revive(boards []backgammon.Board, class int, rng *rand.Rand) int {
 	use, count := w.HiddenUse(boards, class)
-	if count == 0 {
-		return 0
-	}
-	n, _ := w.netFor(class)
-	H := n.hidden
-	ev := w.NewEvaluator()
 	var idle []int
 	for j, u := range use {
-		if u < IdleContribution {
+		if count > 0 && u < IdleContribution {
 			idle = append(idle, j)
 		}
 	}
 	if len(idle) == 0 {
 		return 0
 	}
-	// Mean activation of each idle unit, folded into the output biases.
+	n, _ := w.netFor(class)
+	H := n.hidden
+	// Each idle unit's mean output moves into the output biases.
 	meanAct := make([]float64, H)
-	for i := range boards {
-		if Class(&boards[i]) != class {
-			continue
-		}
-		ev.forward(&boards[i])
+	w.eachActivation(boards, class, func(hid []float32) {
 		for _, j := range idle {
-			meanAct[j] += float64(ev.hid[j])
+			meanAct[j] += float64(hid[j])
 		}
-	}
+	})
 	r1 := 1 / float32(math.Sqrt(20)) // newNet's scale
 	for _, j := range idle {
 		for k := 0; k < NumOutputs; k++ {
@@ -107,19 +109,15 @@ func (w *Weights) Revive(boards []backgammon.Board, class int, rng *rand.Rand) i
 		n.b1[j] = 0
 	}
 	// Centre the new units' input sums over the positions.
-	sums := make([]float64, H)
-	for i := range boards {
-		if Class(&boards[i]) != class {
-			continue
-		}
-		ev.forward(&boards[i])
+	logits := make([]float64, H)
+	w.eachActivation(boards, class, func(hid []float32) {
 		for _, j := range idle {
-			a := min(max(float64(ev.hid[j]), 1e-6), 1-1e-6)
-			sums[j] += math.Log(a / (1 - a))
+			a := min(max(float64(hid[j]), 1e-6), 1-1e-6)
+			logits[j] += math.Log(a / (1 - a))
 		}
-	}
+	})
 	for _, j := range idle {
-		n.b1[j] = -float32(sums[j] / float64(count))
+		n.b1[j] = -float32(logits[j] / float64(count))
 	}
 	return len(idle)
 }

@@ -349,7 +349,8 @@ func (w *Weights) NewEvaluator() *NetEvaluator {
 		nz:  make([]int32, 0, InputsOf(w.Layout)),
 		hid: make([]float32, w.Hidden),
 		grd: make([]float32, w.Hidden),
-
+		// The first layer learns at the output layer's rate unless
+		// training sets it.
 		inputRate: 1,
 	}
 }
