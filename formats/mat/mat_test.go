@@ -70,6 +70,27 @@ func TestRoundTripRandom(t *testing.T) {
 	}
 }
 
+// A money session's cube limit survives the round trip as a header tag.
+func TestRoundTripCubeLimit(t *testing.T) {
+	m, err := recordtest.RandomMatch(17, [2]string{"Alice", "Bob"}, backgammon.Rules{Cube: true, Jacoby: true, CubeLimit: 4},
+		recordtest.Options{Games: 4, DoubleP: 0.5, DropP: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := mat.Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `; [MaxCube "4"]`) {
+		t.Errorf("no MaxCube tag in:\n%s", buf.String()[:min(buf.Len(), 400)])
+	}
+	back, err := mat.Read(strings.NewReader(buf.String()))
+	if err != nil || back.Rules.CubeLimit != 4 {
+		t.Fatalf("read back cube limit %v, %v; want 4", back, err)
+	}
+	recordtest.RoundTrip(t, m, mat.Write, mat.Read)
+}
+
 func TestGnubgBeaverFileIsInconsistent(t *testing.T) {
 	// gnubg 1.07 exports "Beavers => 4" and "Wins 4 points" but counts the
 	// game as 2 points in the next game's score line.
@@ -102,6 +123,7 @@ func TestReadErrors(t *testing.T) {
 		{"game order", head + " Game 3\n", "line 5: game 3 follows game 1"},
 		{"bad variation", "; [Variation \"Chess\"]\n", "line 1, column 15: unknown variation"},
 		{"bad on/off", "; [Jacoby \"Maybe\"]\n", "line 1, column 12: tag Jacoby"},
+		{"bad max cube", "; [MaxCube \"48\"]\n", "line 1, column 13: tag MaxCube: want a power of two"},
 		{"other players", head + "      Wins 1 point\n Game 2\n c : 1   b : 0\n", "line 7: players"},
 		{"long line", " 3 point match\n" + strings.Repeat("x", 70000) + "\n", "line 2"},
 	} {

@@ -103,6 +103,7 @@ type parser struct {
 type ruleTags struct {
 	variant                         *backgammon.Variant
 	crawford, jacoby, beavers, cube *bool
+	maxCube                         int // 0: no tag
 }
 
 func (t ruleTags) apply(r backgammon.Rules) backgammon.Rules {
@@ -116,6 +117,9 @@ func (t ruleTags) apply(r backgammon.Rules) backgammon.Rules {
 		if f.v != nil {
 			*f.dst = *f.v
 		}
+	}
+	if t.maxCube > 0 && r.Money() && r.Cube {
+		r.CubeLimit = t.maxCube // meaningless, and so dropped, elsewhere
 	}
 	return r
 }
@@ -237,6 +241,12 @@ func (p *parser) header(line string, rules *ruleTags) error {
 		rules.beavers, err = onOff()
 	case "cube":
 		rules.cube, err = onOff()
+	case "maxcube":
+		n, convErr := strconv.Atoi(val)
+		if convErr != nil || n < 2 || n >= backgammon.MaxCube || !backgammon.ValidCubeLimit(n) {
+			return &ParseError{Line: p.line, Column: strings.Index(line, `"`) + 2, Err: fmt.Errorf("tag %s: want a power of two from 2 to %d, got %q", m[1], backgammon.MaxCube/2, val)}
+		}
+		rules.maxCube = n
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -13,7 +14,8 @@ import (
 // Write writes m as a .mat file laid out as gnubg exports it. It replays
 // the record (record.Walk) to write each move as its steps, and fails if the
 // record does not replay. Rules that differ from record.DefaultRules are
-// written as header tags ("; [Jacoby "On"]"), which gnubg ignores.
+// written as header tags ("; [Jacoby "On"]", and a money cube limit as
+// "; [MaxCube "64"]"), which gnubg ignores.
 // Resignations, rejected resignations and forfeits leave no line of their
 // own: the winner's "Wins N points" line records the result.
 func Write(w io.Writer, m *record.Match) error {
@@ -110,6 +112,9 @@ func writeHeader(w *bufio.Writer, m *record.Match) {
 	onOff("Jacoby", m.Rules.Jacoby, def.Jacoby)
 	onOff("Beavers", m.Rules.Beavers, def.Beavers)
 	onOff("Cube", m.Rules.Cube, def.Cube)
+	if r := m.Rules.InForce(); r.CubeLimit > 0 {
+		tag("MaxCube", strconv.Itoa(r.CubeLimit))
+	}
 	w.WriteString("\n")
 	if m.Comment != "" {
 		for _, l := range strings.Split(m.Comment, "\n") {
