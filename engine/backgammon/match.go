@@ -26,10 +26,16 @@ func ValidCubeLimit(n int) bool {
 	return n == 0 || n >= 2 && n <= MaxCube && n&(n-1) == 0
 }
 
+// IsCubeLimit reports whether n, as a money session's cube limit, caps
+// anything: a power of two from 2 to MaxCube/2 (MaxCube is the cap anyway,
+// and 0 means none). Readers of control files, protocol words and records
+// accept exactly these.
+func IsCubeLimit(n int) bool { return n != 0 && n < MaxCube && ValidCubeLimit(n) }
+
 // CubeCap is the largest value the cube may reach under r: CubeLimit in
 // money play where set, else MaxCube.
 func (r Rules) CubeCap() int {
-	if r.CubeLimit > 0 && r.CubeLimit < MaxCube && r.Money() {
+	if IsCubeLimit(r.CubeLimit) && r.Money() {
 		return r.CubeLimit
 	}
 	return MaxCube
@@ -46,7 +52,7 @@ func (r Rules) InForce() Rules {
 		r.Jacoby, r.Beavers = false, false
 		r.CubeLimit = 0
 	}
-	if r.CubeLimit >= MaxCube {
+	if !IsCubeLimit(r.CubeLimit) {
 		r.CubeLimit = 0
 	}
 	if !r.Cube || r.Money() {

@@ -243,7 +243,7 @@ func (p *parser) header(line string, rules *ruleTags) error {
 		rules.cube, err = onOff()
 	case "maxcube":
 		n, convErr := strconv.Atoi(val)
-		if convErr != nil || n < 2 || n >= backgammon.MaxCube || !backgammon.ValidCubeLimit(n) {
+		if convErr != nil || !backgammon.IsCubeLimit(n) {
 			return &ParseError{Line: p.line, Column: strings.Index(line, `"`) + 2, Err: fmt.Errorf("tag %s: want a power of two from 2 to %d, got %q", m[1], backgammon.MaxCube/2, val)}
 		}
 		rules.maxCube = n

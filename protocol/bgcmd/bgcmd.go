@@ -114,7 +114,7 @@ func (r GameRules) Validate() error {
 	if r.MaxCube > 0 && r.MatchLength > 0 {
 		return errors.New("max_cube applies to money games only (match length 0)")
 	}
-	if r.MaxCube != 0 && (!backgammon.ValidCubeLimit(r.MaxCube) || r.MaxCube == backgammon.MaxCube) {
+	if r.MaxCube != 0 && !backgammon.IsCubeLimit(r.MaxCube) {
 		return fmt.Errorf("max_cube %d is not a power of two from 2 to %d", r.MaxCube, backgammon.MaxCube/2)
 	}
 	return nil

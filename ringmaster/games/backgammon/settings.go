@@ -86,7 +86,7 @@ func (s *Settings) PairedGames() bool { return s.Dice == DicePaired }
 func (s *Settings) Check(report func(key, format string, args ...any)) {
 	switch {
 	case s.MaxCube == 0:
-	case !bg.ValidCubeLimit(s.MaxCube):
+	case !bg.IsCubeLimit(s.MaxCube):
 		report("max_cube", "%d is not a power of two from 2 to %d", s.MaxCube, bg.MaxCube/2)
 	case s.MatchLength > 0:
 		report("max_cube", "applies to money games only (match_length is %d)", s.MatchLength)
