@@ -8,12 +8,15 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/gamemill/gamemill/player/gnubg"
 )
 
 // supervise runs one supervised generation: self-play positions labelled by
-// the network's own deeper search, and the network trained toward them.
+// the network's own deeper search, or by gnubg's evaluation (--teacher
+// gnubg), and the network trained toward them.
 func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtrain", "supervise", "", stdout)
 	from := fs.String("from", "", "weights file to start from (default: the embedded weights)")
@@ -30,11 +33,25 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	prunerFile := fs.String("pruner", "", "pruning network for the labelling searches (default: the embedded one)")
 	alternatives := fs.Int("alternatives", 0, "also label, after each self-play position, the positions the next N best 0-ply moves would have left")
 	noPrune := fs.Bool("no-prune", false, "label with unpruned searches (about four times slower at 2 plies)")
+	teacher := fs.String("teacher", "self", "who labels the positions: self (the network's own search at --plies) or gnubg (gnubg's cubeless evaluation at --plies, 0 allowed)")
+	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
-	if *positions < 1 || *plies < 1 || *plies > bgbot.MaxPlies || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 || *alternatives < 0 {
-		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --alternatives >= 0, --plies 1..%d, --epochs >= 1, --alpha > 0, --alpha-end >= 0", bgbot.MaxPlies)
+	if *positions < 1 || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 || *alternatives < 0 {
+		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --alternatives >= 0, --epochs >= 1, --alpha > 0, --alpha-end >= 0")
+	}
+	switch *teacher {
+	case "self":
+		if *plies < 1 || *plies > bgbot.MaxPlies {
+			return cli.Usagef("supervise: --plies 1..%d for the network's own labels", bgbot.MaxPlies)
+		}
+	case "gnubg":
+		if *plies < 0 || *plies > gnubg.MaxPlies {
+			return cli.Usagef("supervise: --plies 0..%d for gnubg's labels", gnubg.MaxPlies)
+		}
+	default:
+		return cli.Usagef("supervise: --teacher is self or gnubg, not %q", *teacher)
 	}
 	w, err := loadWeights(*from)
 	if err != nil {
@@ -77,7 +94,12 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
-		if data, err = bgbot.Label(ctx, w, db, pruner, boards, *plies, *workers, progress("label")); err != nil {
+		if *teacher == "gnubg" {
+			data, err = gnubgLabels(ctx, *gnubgBin, *plies, *workers, boards, progress("label"))
+		} else {
+			data, err = bgbot.Label(ctx, w, db, pruner, boards, *plies, *workers, progress("label"))
+		}
+		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
 	}
@@ -102,4 +124,26 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s after %v\n", *out, time.Since(begin).Round(time.Second))
 	return nil
+}
+
+// gnubgLabels labels boards with gnubg's cubeless evaluation at plies, jobs
+// gnubg processes at once. gnubg judges a position before the roll for the
+// player on roll, as a Labelled does.
+func gnubgLabels(ctx context.Context, bin string, plies, jobs int, boards []backgammon.Board, progress func(done, total int)) ([]bgbot.Labelled, error) {
+	path, err := gnubg.FindBinary(bin)
+	if err != nil {
+		return nil, err
+	}
+	probs, err := gnubg.Judge(ctx, path, plies, jobs, boards, progress)
+	if err != nil {
+		return nil, err
+	}
+	data := make([]bgbot.Labelled, len(boards))
+	for i, b := range boards {
+		data[i].Board = b
+		for k, p := range probs[i] {
+			data[i].Probs[k] = float32(p)
+		}
+	}
+	return data, nil
 }

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/internal/peertest"
 )
 
 func TestSuperviseCommand(t *testing.T) {
@@ -84,5 +86,57 @@ func TestMakeBearoffCommand(t *testing.T) {
 	}
 	if code := run(ctx, []string{"makebearoff", "--checkers", "16", "--out", out}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("--checkers 16: exit %d, want 2", code)
+	}
+}
+
+// TestSuperviseGnubgTeacher labels self-play positions with gnubg's 0-ply
+// evaluation through two gnubg processes. The labels are gnubg's, not the
+// network's (they differ from the default's own judgement), and they are
+// for the player on roll (they come within a tenth of the default's
+// judgement on average, where the other side's view would be far off).
+func TestSuperviseGnubgTeacher(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	dir := t.TempDir()
+	labels := filepath.Join(dir, "g.bin")
+	var stdout, stderr bytes.Buffer
+	ctx := context.Background()
+	args := []string{"supervise", "--teacher", "gnubg", "--gnubg", bin, "--plies", "0", "--positions", "60",
+		"--alternatives", "2", "--workers", "2", "--save-labels", labels, "--out", filepath.Join(dir, "g.bgnet")}
+	if code := run(ctx, args, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	f, err := os.Open(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := bgbot.ReadLabelled(f)
+	f.Close()
+	if err != nil || len(data) != 60 {
+		t.Fatalf("%d labels, %v", len(data), err)
+	}
+	def, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := def.NewEvaluator()
+	var dist, flipped float64
+	for _, d := range data {
+		ours, label := float64(ev.Evaluate(d.Board).Equity()), float64(d.Probs.Equity())
+		dist += math.Abs(label - ours)
+		flipped += math.Abs(label + ours)
+	}
+	dist, flipped = dist/60, flipped/60
+	t.Logf("gnubg's labels: %.4f from the default's judgement, %.4f from its judgement turned round", dist, flipped)
+	if !(dist > 0.001) || !(dist < 0.1) || !(flipped > 3*dist) {
+		t.Errorf("labels %.4f from the default's judgement and %.4f from it turned round", dist, flipped)
+	}
+	for _, bad := range [][]string{{"--teacher", "oracle"}, {"--teacher", "gnubg", "--plies", "9"}, {"--teacher", "self", "--plies", "0"}} {
+		if code := run(ctx, append([]string{"supervise", "--positions", "10", "--out", filepath.Join(dir, "u.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
+			t.Errorf("supervise %v: exit %d, want 2", bad, code)
+		}
+	}
+	missing := []string{"supervise", "--teacher", "gnubg", "--gnubg", filepath.Join(dir, "no-gnubg"), "--positions", "10", "--out", filepath.Join(dir, "m.bgnet")}
+	if code := run(ctx, missing, nil, &stdout, &stderr); code != 1 {
+		t.Errorf("a missing gnubg: exit %d, want 1", code)
 	}
 }
