@@ -59,7 +59,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	w = w.Clone()
 	var pruner *bgbot.Pruner
-	if !*noPrune {
+	if !*noPrune && *teacher == "self" { // gnubg's labels need no pruner of ours
 		if pruner, err = loadPruner(*prunerFile); err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
