@@ -28,7 +28,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	alphaEnd := fs.Float64("alpha-end", 0.0005, "learning rate at the end (linear decay)")
 	seed := fs.Uint64("seed", 1, "seed of the self-play dice and the shuffles")
 	workers := fs.Int("workers", runtime.NumCPU(), "goroutines labelling positions (the result does not depend on it)")
-	labels := fs.String("labels", "", "labelled positions to fit (written by --save-labels) instead of sampling and labelling")
+	labels := fs.StringSlice("labels", nil, "labelled positions to fit (files written by --save-labels; repeat the flag or separate by commas to fit several together) instead of sampling and labelling")
 	saveLabels := fs.String("save-labels", "", "also write the labelled positions to this file")
 	prunerFile := fs.String("pruner", "", "pruning network for the labelling searches (default: the embedded one)")
 	alternatives := fs.Int("alternatives", 0, "also label, after each self-play position, the positions the next N best 0-ply moves would have left")
@@ -79,15 +79,9 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	var data []bgbot.Labelled
-	if *labels != "" {
-		f, err := os.Open(*labels)
-		if err != nil {
+	if len(*labels) > 0 {
+		if data, err = readLabelFiles(*labels); err != nil {
 			return fmt.Errorf("supervise: %w", err)
-		}
-		data, err = bgbot.ReadLabelled(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("supervise: %s: %w", *labels, err)
 		}
 	} else {
 		boards, err := bgbot.SampleWithAlternatives(ctx, w, db, *positions, *seed, *alternatives)
@@ -124,6 +118,25 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s after %v\n", *out, time.Since(begin).Round(time.Second))
 	return nil
+}
+
+// readLabelFiles reads labelled positions from files in turn, in order;
+// Fit shuffles them together.
+func readLabelFiles(names []string) ([]bgbot.Labelled, error) {
+	var all []bgbot.Labelled
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		data, err := bgbot.ReadLabelled(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		all = append(all, data...)
+	}
+	return all, nil
 }
 
 // gnubgLabels labels boards with gnubg's cubeless evaluation at plies, jobs

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -49,6 +50,39 @@ func TestSuperviseCommand(t *testing.T) {
 	}
 	if code := run(ctx, []string{"supervise", "--labels", out, "--out", filepath.Join(dir, "x.bgnet")}, nil, &stdout, &stderr); code != 1 {
 		t.Errorf("a weights file read as labels: exit %d, want 1", code)
+	}
+	// Several label files fit together: the same file twice is the same as
+	// its positions twice over, and a bad file among good ones is named.
+	twice := filepath.Join(dir, "twice.bin")
+	both, err := readLabelFiles([]string{labels, labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	once, err := readLabelFiles([]string{labels})
+	if err != nil || len(once) == 0 || len(both) != 2*len(once) || both[len(once)] != once[0] {
+		t.Fatalf("two files: %d positions, one file %d (%v)", len(both), len(once), err)
+	}
+	if f, err := os.Create(twice); err != nil {
+		t.Fatal(err)
+	} else if err := bgbot.WriteLabelled(f, both); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	for i, args := range [][]string{{"--labels", labels + "," + labels}, {"--labels", labels, "--labels", labels}, {"--labels", twice}} {
+		name := filepath.Join(dir, fmt.Sprintf("m%d.bgnet", i))
+		if code := run(ctx, append([]string{"supervise", "--epochs", "2", "--out", name}, args...), nil, &stdout, &stderr); code != 0 {
+			t.Fatal(code, stderr.String())
+		}
+	}
+	for i := 0; i < 2; i++ {
+		a, errA := os.ReadFile(filepath.Join(dir, fmt.Sprintf("m%d.bgnet", i)))
+		b, errB := os.ReadFile(filepath.Join(dir, "m2.bgnet"))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("fit %d of two label files differs from the fit of one file holding both", i)
+		}
+	}
+	stderr.Reset()
+	if code := run(ctx, []string{"supervise", "--labels", labels + "," + out, "--out", filepath.Join(dir, "y.bgnet")}, nil, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), out) {
+		t.Errorf("a weights file among label files: exit %d, %q", code, stderr.String())
 	}
 	// Starting from the file it wrote works; bad flags are refused.
 	if code := run(ctx, []string{"supervise", "--from", out, "--positions", "10", "--out", filepath.Join(dir, "t.bgnet")}, nil, &stdout, &stderr); code != 0 {
