@@ -34,12 +34,20 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	alternatives := fs.Int("alternatives", 0, "also label, after each self-play position, the positions the next N best 0-ply moves would have left")
 	noPrune := fs.Bool("no-prune", false, "label with unpruned searches (about four times slower at 2 plies)")
 	teacher := fs.String("teacher", "self", "who labels the positions: self (the network's own search at --plies) or gnubg (gnubg's cubeless evaluation at --plies, 0 allowed)")
+	optimizer := fs.String("optimizer", "sgd", "how the fit steps: sgd (one step per position, --alpha the step) or adam (mini-batches of --batch positions with the Adam rule, --alpha Adam's step size, about 0.001)")
+	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *positions < 1 || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 || *alternatives < 0 {
 		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --alternatives >= 0, --epochs >= 1, --alpha > 0, --alpha-end >= 0")
+	}
+	if *optimizer != "sgd" && *optimizer != "adam" {
+		return cli.Usagef("supervise: --optimizer is sgd or adam, not %q", *optimizer)
+	}
+	if *batch < 1 {
+		return cli.Usagef("supervise: need --batch >= 1")
 	}
 	switch *teacher {
 	case "self":
@@ -110,7 +118,12 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %s: %w", *saveLabels, err)
 		}
 	}
-	if err := bgbot.Fit(ctx, w, data, *epochs, *alpha, *alphaEnd, *seed, progress("fit")); err != nil {
+	if *optimizer == "adam" {
+		err = bgbot.FitAdam(ctx, w, data, *epochs, *batch, *alpha, *alphaEnd, *seed, progress("fit"))
+	} else {
+		err = bgbot.Fit(ctx, w, data, *epochs, *alpha, *alphaEnd, *seed, progress("fit"))
+	}
+	if err != nil {
 		return fmt.Errorf("supervise: %w", err)
 	}
 	if err := writeWeights(*out, w); err != nil {

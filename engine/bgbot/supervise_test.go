@@ -181,3 +181,61 @@ func TestSampleWithAlternatives(t *testing.T) {
 // sameGameStart reports whether b is a game's first position (no move led
 // to it, so there is nothing to compare an alternative with).
 func sameGameStart(b backgammon.Board) bool { return b == backgammon.Standard.StartBoard() }
+
+// FitAdam lowers the error to the labels, memorises a handful of
+// positions, and gives the same weights from the same seed.
+func TestFitAdam(t *testing.T) {
+	ctx := context.Background()
+	w, db := defaultNetAndBearoff(t)
+	boards, err := SamplePositions(ctx, w, db, 40, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Label(ctx, w, db, nil, boards, 1, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Labels the network is far from (each label seen from the other
+	// side), so that there is something to learn.
+	for i := range data {
+		data[i].Probs = data[i].Probs.Invert()
+	}
+	worst := func(w *Weights, set []Labelled) (sq, maxAbs float64) {
+		ev := w.NewEvaluator()
+		for _, d := range set {
+			p := ev.Evaluate(d.Board)
+			for k := range p {
+				e := float64(p[k] - d.Probs[k])
+				sq += e * e
+				maxAbs = max(maxAbs, math.Abs(e))
+			}
+		}
+		return sq, maxAbs
+	}
+	a, b := w.Clone(), w.Clone()
+	for _, f := range []*Weights{a, b} {
+		if err := FitAdam(ctx, f, data, 40, 8, 0.003, 0.0005, 3, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := worst(w, data)
+	after, _ := worst(a, data)
+	if !(after < before/2) {
+		t.Errorf("squared error to the labels %.4f before fitting, %.4f after", before, after)
+	}
+	if !slices.Equal(a.nets[ClassContact].w1, b.nets[ClassContact].w1) || !slices.Equal(a.nets[ClassRace].w2, b.nets[ClassRace].w2) {
+		t.Error("two fits from the same seed differ")
+	}
+	few := w.Clone()
+	if err := FitAdam(ctx, few, data[:4], 400, 2, 0.003, 0.0005, 3, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, m := worst(few, data[:4]); m > 0.02 {
+		t.Errorf("four positions fitted 400 times: an output still %.3f from its label", m)
+	}
+	for _, bad := range [][2]int{{0, 8}, {5, 0}} {
+		if err := FitAdam(ctx, w.Clone(), data, bad[0], bad[1], 0.001, 0, 3, nil); err == nil {
+			t.Errorf("FitAdam with %d epochs, batch %d: no error", bad[0], bad[1])
+		}
+	}
+}
