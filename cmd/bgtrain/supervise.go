@@ -36,6 +36,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	teacher := fs.String("teacher", "self", "who labels the positions: self (the network's own search at --plies) or gnubg (gnubg's cubeless evaluation at --plies, 0 allowed)")
 	optimizer := fs.String("optimizer", "sgd", "how the fit steps: sgd (one step per position, --alpha the step) or adam (mini-batches of --batch positions with the Adam rule, --alpha Adam's step size, about 0.001)")
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
+	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
@@ -48,6 +49,10 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *batch < 1 {
 		return cli.Usagef("supervise: need --batch >= 1")
+	}
+	fitClass, err := classSet(*classes)
+	if err != nil {
+		return err
 	}
 	switch *teacher {
 	case "self":
@@ -118,6 +123,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %s: %w", *saveLabels, err)
 		}
 	}
+	data = onlyClasses(w, data, fitClass)
 	if *optimizer == "adam" {
 		err = bgbot.FitAdam(ctx, w, data, *epochs, *batch, *alpha, *alphaEnd, *seed, progress("fit"))
 	} else {
@@ -131,6 +137,36 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s after %v\n", *out, time.Since(begin).Round(time.Second))
 	return nil
+}
+
+// classSet parses --classes into a set indexed by network class.
+func classSet(names []string) ([bgbot.NumClasses]bool, error) {
+	var set [bgbot.NumClasses]bool
+	for _, name := range names {
+		found := false
+		for _, c := range networkClasses() {
+			if c.name == name {
+				set[c.class], found = true, true
+			}
+		}
+		if !found {
+			return set, cli.Usagef("supervise: --classes takes contact, crashed and race, not %q", name)
+		}
+	}
+	return set, nil
+}
+
+// onlyClasses keeps the positions that one of the chosen networks of w
+// judges. A crashed position belongs to the contact network when w has no
+// crashed one.
+func onlyClasses(w *bgbot.Weights, data []bgbot.Labelled, keep [bgbot.NumClasses]bool) []bgbot.Labelled {
+	out := data[:0:0]
+	for i := range data {
+		if keep[w.NetClass(&data[i].Board)] {
+			out = append(out, data[i])
+		}
+	}
+	return out
 }
 
 // readLabelFiles reads labelled positions from files in turn, in order;

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/internal/peertest"
 )
@@ -79,6 +80,49 @@ func TestSuperviseCommand(t *testing.T) {
 		if errA != nil || errB != nil || !bytes.Equal(a, b) {
 			t.Errorf("fit %d of two label files differs from the fit of one file holding both", i)
 		}
+	}
+	// --classes contact fits the contact network alone: a race is judged
+	// as before, contact positions are not.
+	var race backgammon.Board
+	race[backgammon.OnRoll][0], race[backgammon.OnRoll][3] = 8, 7
+	race[backgammon.Opponent][1], race[backgammon.Opponent][5] = 9, 6
+	withRace := filepath.Join(dir, "race.bin")
+	if f, err := os.Create(withRace); err != nil {
+		t.Fatal(err)
+	} else if err := bgbot.WriteLabelled(f, append(once, bgbot.Labelled{Board: race, Probs: def.NewEvaluator().Evaluate(race).Invert()})); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	for _, fit := range []struct {
+		classes  string
+		raceKept bool
+	}{{"contact", true}, {"contact,race", false}} {
+		name := filepath.Join(dir, "c-"+fit.classes+".bgnet")
+		if code := run(ctx, []string{"supervise", "--labels", withRace, "--classes", fit.classes, "--epochs", "3", "--alpha", "0.05", "--out", name}, nil, &stdout, &stderr); code != 0 {
+			t.Fatal(code, stderr.String())
+		}
+		fitted, err := loadWeights(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before, after := def.NewEvaluator().Evaluate(race), fitted.NewEvaluator().Evaluate(race); (before == after) != fit.raceKept {
+			t.Errorf("--classes %s: race judged %v before the fit, %v after", fit.classes, before, after)
+		}
+	}
+	contactOnly, err := loadWeights(filepath.Join(dir, "c-contact.bgnet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	for _, d := range once {
+		if bgbot.Class(&d.Board) == bgbot.ClassContact && def.NewEvaluator().Evaluate(d.Board) != contactOnly.NewEvaluator().Evaluate(d.Board) {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("a contact-only fit left every contact position's judgement as it was")
+	}
+	if code := run(ctx, []string{"supervise", "--labels", labels, "--classes", "contact,bearoff", "--out", filepath.Join(dir, "z.bgnet")}, nil, &stdout, &stderr); code != 2 {
+		t.Errorf("--classes bearoff: exit %d, want 2", code)
 	}
 	stderr.Reset()
 	if code := run(ctx, []string{"supervise", "--labels", labels + "," + out, "--out", filepath.Join(dir, "y.bgnet")}, nil, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), out) {

@@ -93,6 +93,13 @@ func (w *Weights) netFor(c int) (*net, int) {
 	return w.nets[c], c
 }
 
+// NetClass reports which of w's networks judges b: its class, or
+// ClassContact for a crashed position when w has no crashed network.
+func (w *Weights) NetClass(b *backgammon.Board) int {
+	_, c := w.netFor(Class(b))
+	return c
+}
+
 // SplitCrashed returns a copy of w with a crashed network that starts as a
 // copy of the contact network, so the copy computes exactly what w
 // computes until training specialises it. w must have two classes.
