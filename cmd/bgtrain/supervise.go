@@ -37,6 +37,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	optimizer := fs.String("optimizer", "sgd", "how the fit steps: sgd (one step per position, --alpha the step) or adam (mini-batches of --batch positions with the Adam rule, --alpha Adam's step size, about 0.001)")
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
 	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
+	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
@@ -71,6 +72,15 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("supervise: %w", err)
 	}
 	w = w.Clone()
+	if *hidden != 0 && *hidden != w.Hidden {
+		if *hidden < w.Hidden {
+			return cli.Usagef("supervise: --hidden %d is below the starting network's %d", *hidden, w.Hidden)
+		}
+		if w, err = w.Widen(w.Layout, *hidden, bgbot.SeededRand(*seed)); err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+		fmt.Fprintf(stdout, "widened to %d hidden units\n", w.Hidden)
+	}
 	var pruner *bgbot.Pruner
 	if !*noPrune && *teacher == "self" { // gnubg's labels need no pruner of ours
 		if pruner, err = loadPruner(*prunerFile); err != nil {

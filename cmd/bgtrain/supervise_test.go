@@ -124,6 +124,19 @@ func TestSuperviseCommand(t *testing.T) {
 	if code := run(ctx, []string{"supervise", "--labels", labels, "--classes", "contact,bearoff", "--out", filepath.Join(dir, "z.bgnet")}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("--classes bearoff: exit %d, want 2", code)
 	}
+	// --hidden widens the starting network before the fit; it never shrinks one.
+	wide := filepath.Join(dir, "wide.bgnet")
+	if code := run(ctx, []string{"supervise", "--labels", labels, "--hidden", fmt.Sprint(def.Hidden + 8), "--optimizer", "adam", "--batch", "4", "--alpha", "0.001", "--out", wide}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	if got, err := loadWeights(wide); err != nil || got.Hidden != def.Hidden+8 {
+		t.Errorf("--hidden %d: read back %v, %v", def.Hidden+8, got, err)
+	}
+	for _, args := range [][]string{{"--hidden", fmt.Sprint(def.Hidden - 1)}, {"--optimizer", "rmsprop"}, {"--batch", "0"}} {
+		if code := run(ctx, append([]string{"supervise", "--labels", labels, "--out", filepath.Join(dir, "n.bgnet")}, args...), nil, &stdout, &stderr); code != 2 {
+			t.Errorf("supervise %v: exit %d, want 2", args, code)
+		}
+	}
 	stderr.Reset()
 	if code := run(ctx, []string{"supervise", "--labels", labels + "," + out, "--out", filepath.Join(dir, "y.bgnet")}, nil, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), out) {
 		t.Errorf("a weights file among label files: exit %d, %q", code, stderr.String())
