@@ -114,38 +114,23 @@ func FitAdam(ctx context.Context, w *Weights, data []Labelled, epochs, batch int
 	for c, n := range w.nets {
 		nets[c] = newAdamNet(n)
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x6164616d))
-	order := make([]int, len(data))
-	for i := range order {
-		order[i] = i
-	}
 	total := epochs * len(data)
-	step := 0
-	flush := func() {
+	flush := func(step int) {
 		r := rate + (rateEnd-rate)*float64(step)/float64(max(total, 1))
 		for _, a := range nets {
 			a.update(r)
 		}
 	}
-	for e := range epochs {
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		for _, i := range order {
-			if step%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("fit adam: epoch %d: %w", e+1, err)
-				}
-				if progress != nil {
-					progress(step, total)
-				}
-			}
-			ev.forward(&data[i].Board)
-			nets[ev.cls].accumulate(ev, data[i].Probs)
-			step++
-			if step%batch == 0 {
-				flush()
-			}
+	err := visitShuffled(ctx, "fit adam", len(data), epochs, rand.New(rand.NewPCG(seed, 0x6164616d)), progress, func(i, step int) {
+		ev.forward(&data[i].Board)
+		nets[ev.cls].accumulate(ev, data[i].Probs)
+		if (step+1)%batch == 0 {
+			flush(step + 1)
 		}
+	})
+	if err != nil {
+		return err
 	}
-	flush()
+	flush(total)
 	return nil
 }

@@ -172,26 +172,35 @@ func Fit(ctx context.Context, w *Weights, data []Labelled, epochs int, alpha, al
 		alphaEnd = alpha
 	}
 	ev := w.NewEvaluator()
-	rng := rand.New(rand.NewPCG(seed, 0x666974))
-	order := make([]int, len(data))
+	total := epochs * len(data)
+	return visitShuffled(ctx, "fit", len(data), epochs, rand.New(rand.NewPCG(seed, 0x666974)), progress, func(i, step int) {
+		a := float32(alpha + (alphaEnd-alpha)*float64(step)/float64(max(total, 1)))
+		ev.learn(&data[i].Board, data[i].Probs, a)
+	})
+}
+
+// visitShuffled calls visit(i, step) for each i in 0..n-1, epochs times,
+// each pass in an order shuffled by rng, step counting the calls. It
+// checks ctx and reports progress every 4096 steps.
+func visitShuffled(ctx context.Context, what string, n, epochs int, rng *rand.Rand, progress func(done, total int), visit func(i, step int)) error {
+	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	total := epochs * len(data)
+	total := epochs * n
 	step := 0
 	for e := range epochs {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, i := range order {
 			if step%4096 == 0 {
 				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("fit: epoch %d: %w", e+1, err)
+					return fmt.Errorf("%s: epoch %d: %w", what, e+1, err)
 				}
 				if progress != nil {
 					progress(step, total)
 				}
 			}
-			a := float32(alpha + (alphaEnd-alpha)*float64(step)/float64(max(total, 1)))
-			ev.learn(&data[i].Board, data[i].Probs, a)
+			visit(i, step)
 			step++
 		}
 	}
