@@ -193,37 +193,33 @@ func TestWeightsRoundTripV2(t *testing.T) {
 	}
 }
 
-// BenchmarkNetEvaluateWide measures one evaluation of the default network
-// widened to 128 hidden units, in layout 1 and in layout 2, which splits
-// the cost of layout 2's features from that of the hidden units.
+// BenchmarkNetEvaluateWide measures one evaluation of networks of each
+// input layout and several widths (fresh random weights: a trained
+// network of the same shape costs the same), which splits the cost of
+// layout 2's features from that of the hidden units.
 func BenchmarkNetEvaluateWide(b *testing.B) {
-	w, err := DefaultWeights()
-	if err != nil {
-		b.Fatal(err)
-	}
 	for _, layout := range []int{LayoutV1, LayoutV2} {
-		wide, err := w.Widen(layout, 128, SeededRand(1))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("layout%d-128", layout), func(b *testing.B) {
-			ev := wide.NewEvaluator()
-			bd := backgammon.Standard.StartBoard()
-			for i := 0; i < b.N; i++ {
-				ev.Evaluate(bd)
+		for _, hidden := range []int{80, 128, 256} {
+			w, err := NewWeightsLayout(layout, hidden, SeededRand(1))
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
+			b.Run(fmt.Sprintf("layout%d-%d", layout, hidden), func(b *testing.B) {
+				ev := w.NewEvaluator()
+				bd := backgammon.Standard.StartBoard()
+				for i := 0; i < b.N; i++ {
+					ev.Evaluate(bd)
+				}
+			})
+		}
 	}
 }
 
 // BenchmarkNetDecisionV2 is BenchmarkNetDecision with a layout-2 network
-// of 128 hidden units (the default widened: the same cost as a trained one).
+// of 128 hidden units, fresh (widening never shrinks the 256-unit
+// default); it costs what a trained one does.
 func BenchmarkNetDecisionV2(b *testing.B) {
-	w, err := DefaultWeights()
-	if err != nil {
-		b.Fatal(err)
-	}
-	wide, err := w.Widen(LayoutV2, 128, SeededRand(1))
+	wide, err := NewWeightsLayout(LayoutV2, 128, SeededRand(1))
 	if err != nil {
 		b.Fatal(err)
 	}
