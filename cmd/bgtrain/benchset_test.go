@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,8 +36,12 @@ func TestBenchsetAndBenchmark(t *testing.T) {
 	if code := run(context.Background(), []string{"benchmark", "--set", set, "--plies", "1"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("benchmark: exit %d: %s", code, stderr.String())
 	}
+	def, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(stdout.String(), "embedded weights at 1 ply") || !regexp.MustCompile(`(?m)^all +3 `).MatchString(stdout.String()) ||
-		!regexp.MustCompile(`hidden units in use .*: contact \d+/128`).MatchString(stdout.String()) {
+		!regexp.MustCompile(fmt.Sprintf(`hidden units in use .*: contact \d+/%d`, def.Hidden)).MatchString(stdout.String()) {
 		t.Errorf("benchmark printed:\n%s", stdout.String())
 	}
 	if err := os.WriteFile(set, []byte("4HPwATDgc/ABMA 0.5\n"), 0o644); err != nil {
