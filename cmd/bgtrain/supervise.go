@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -170,6 +171,9 @@ func classSet(names []string) ([bgbot.NumClasses]bool, error) {
 // judges. A crashed position belongs to the contact network when w has no
 // crashed one.
 func onlyClasses(w *bgbot.Weights, data []bgbot.Labelled, keep [bgbot.NumClasses]bool) []bgbot.Labelled {
+	if !slices.Contains(keep[:], false) {
+		return data // the default: no copy of a set that may be millions long
+	}
 	out := data[:0:0]
 	for i := range data {
 		if keep[w.NetClass(&data[i].Board)] {

@@ -55,15 +55,8 @@ func TestSupervisedGeneration(t *testing.T) {
 	}
 	// Fitting moves the network toward the labels: the squared error falls.
 	loss := func(w *Weights) float64 {
-		ev := w.NewEvaluator()
-		s := 0.0
-		for _, d := range one {
-			p := ev.Evaluate(d.Board)
-			for k := range p {
-				s += math.Pow(float64(p[k]-d.Probs[k]), 2)
-			}
-		}
-		return s
+		sq, _ := labelErrors(w, one)
+		return sq
 	}
 	fitted := w.Clone()
 	if err := Fit(ctx, fitted, one, 5, 0.01, 0.005, 1, nil); err != nil {
@@ -200,26 +193,14 @@ func TestFitAdam(t *testing.T) {
 	for i := range data {
 		data[i].Probs = data[i].Probs.Invert()
 	}
-	worst := func(w *Weights, set []Labelled) (sq, maxAbs float64) {
-		ev := w.NewEvaluator()
-		for _, d := range set {
-			p := ev.Evaluate(d.Board)
-			for k := range p {
-				e := float64(p[k] - d.Probs[k])
-				sq += e * e
-				maxAbs = max(maxAbs, math.Abs(e))
-			}
-		}
-		return sq, maxAbs
-	}
 	a, b := w.Clone(), w.Clone()
 	for _, f := range []*Weights{a, b} {
 		if err := FitAdam(ctx, f, data, 40, 8, 0.003, 0.0005, 3, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	before, _ := worst(w, data)
-	after, _ := worst(a, data)
+	before, _ := labelErrors(w, data)
+	after, _ := labelErrors(a, data)
 	if !(after < before/2) {
 		t.Errorf("squared error to the labels %.4f before fitting, %.4f after", before, after)
 	}
@@ -230,7 +211,7 @@ func TestFitAdam(t *testing.T) {
 	if err := FitAdam(ctx, few, data[:4], 400, 2, 0.003, 0.0005, 3, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, m := worst(few, data[:4]); m > 0.02 {
+	if _, m := labelErrors(few, data[:4]); m > 0.02 {
 		t.Errorf("four positions fitted 400 times: an output still %.3f from its label", m)
 	}
 	for _, bad := range [][2]int{{0, 8}, {5, 0}} {
@@ -238,4 +219,19 @@ func TestFitAdam(t *testing.T) {
 			t.Errorf("FitAdam with %d epochs, batch %d: no error", bad[0], bad[1])
 		}
 	}
+}
+
+// labelErrors is w's summed squared error over the outputs of the labelled
+// positions, and its largest single error.
+func labelErrors(w *Weights, set []Labelled) (sq, maxAbs float64) {
+	ev := w.NewEvaluator()
+	for _, d := range set {
+		p := ev.Evaluate(d.Board)
+		for k := range p {
+			e := float64(p[k] - d.Probs[k])
+			sq += e * e
+			maxAbs = max(maxAbs, math.Abs(e))
+		}
+	}
+	return sq, maxAbs
 }
