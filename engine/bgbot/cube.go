@@ -178,13 +178,14 @@ func (m *MET) mwc(p Probs, mi matchInfo, cube int) float64 {
 		ls*m.Win(mi.me, mi.opp-cube, pc) + lg*m.Win(mi.me, mi.opp-2*cube, pc) + lb*m.Win(mi.me, mi.opp-3*cube, pc)
 }
 
-// matchCube computes the cube equities of a match game for the player on
-// roll of s, as match winning chances. Each equity mixes, as Janowski's
-// money formula does, a live-cube part (liveMatch) with weight x and the
+// matchCube computes the cube equities of a match game for player, on roll
+// in s, as match winning chances. Each equity mixes, as Janowski's money
+// formula does, a live-cube part (liveMatch) with weight x and the
 // dead-cube match winning chance. After the Crawford game the leader's
-// cube is dead (one game wins it the match), the trailer's alive.
-func (bt *Bot) matchCube(s *backgammon.State, p Probs, x float64) (CubeEquities, error) {
-	mi, err := bt.matchInfo(s, s.Move)
+// cube is dead (one game wins it the match), the trailer's alive. When the
+// opponent owns the cube, only NoDouble means anything.
+func (bt *Bot) matchCube(s *backgammon.State, player int, p Probs, x float64) (CubeEquities, error) {
+	mi, err := bt.matchInfo(s, player)
 	if err != nil {
 		return CubeEquities{}, err
 	}
@@ -197,10 +198,13 @@ func (bt *Bot) matchCube(s *backgammon.State, p Probs, x float64) (CubeEquities,
 	l := liveMatch{m: bt.met, pc: mi.postCrawford}
 	w := float64(p[Win])
 	var nd float64
-	if s.CubeOwner == s.Move {
+	switch s.CubeOwner {
+	case player:
 		nd = l.owned(mi.me, mi.opp, c, p, w)
-	} else {
+	case -1:
 		nd = l.centred(mi.me, mi.opp, c, p, w)
+	default:
+		nd = l.opponentOwns(mi.me, mi.opp, c, p, w)
 	}
 	ce.NoDouble = x*nd + (1-x)*ce.NoDouble
 	ce.DoubleTake = x*l.opponentOwns(mi.me, mi.opp, 2*c, p, w) + (1-x)*ce.DoubleTake
@@ -366,7 +370,7 @@ func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 		}
 	} else {
 		var err error
-		if ce, err = bt.matchCube(s, p, x); err != nil {
+		if ce, err = bt.matchCube(s, s.Move, p, x); err != nil {
 			return CubeEquities{}, fmt.Errorf("cube: %w", err)
 		}
 	}
@@ -434,27 +438,111 @@ func (bt *Bot) Take(s *backgammon.State) (backgammon.Answer, error) {
 	return backgammon.Take, nil
 }
 
-// Move picks the move for the player on roll of s with its rolled dice:
-// cubeless equity in money play, dead-cube match winning chances in match
-// play (so gammons are valued by the score). ok is false when no checker
-// can move.
+// Move picks the move for the player on roll of s with its rolled dice. It
+// scores each candidate, as gnubg does, by the cubeful equity the opponent
+// faces on roll after it (money: in units of the cube; matches: match
+// winning chances), with the opponent doubling where that is right; so a
+// gammon that the Jacoby rule would not count, or one that only a cube the
+// opponent would not take could win, is not played for. A game without a
+// cube, the Crawford game and Config.CubelessMoves use cubeless equity in
+// money play and dead-cube match winning chances in matches. ok is false
+// when no checker can move.
 func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error) {
 	if s.Decision() != backgammon.DecideMove {
 		return m, false, fmt.Errorf("move: %w", backgammon.ErrNotNow)
 	}
 	bt.SetVariant(s.Variant)
-	obj, scale := Probs.Equity, float32(1)
-	if !s.Money() {
-		mi, err := bt.matchInfo(s, s.Move)
-		if err != nil {
-			return m, false, fmt.Errorf("move: %w", err)
-		}
-		met := bt.met
-		obj = func(p Probs) float32 { return float32(met.mwc(p, mi, mi.cube)) }
-		// One unit of equity is half the swing between winning and
-		// losing a single game at this cube, in match winning chances.
-		scale = float32(met.mwc(Probs{Win: 1}, mi, mi.cube)-met.mwc(Probs{}, mi, mi.cube)) / 2
+	obj, scale, err := bt.moveObjective(s)
+	if err != nil {
+		return m, false, fmt.Errorf("move: %w", err)
 	}
 	m, _, ok = bt.choose(s.Board, s.Dice[0], s.Dice[1], obj, scale)
 	return m, ok, nil
+}
+
+// moveObjective is Move's root objective for the player on roll of s, and
+// the size of one unit of equity in its units (for the noise).
+func (bt *Bot) moveObjective(s *backgammon.State) (func(*backgammon.Board, Probs) float32, float32, error) {
+	cubeful := s.Cube && !s.CrawfordGame && !bt.cfg.CubelessMoves && bt.cubeAware()
+	opp := 1 - s.Move
+	if s.Money() {
+		if !cubeful {
+			return cubelessEquity, 1, nil
+		}
+		return func(b *backgammon.Board, p Probs) float32 {
+			if _, over := Outcome(b, bt.checkers); over {
+				if s.CubeOwner == -1 && s.Jacoby { // the gammon does not count
+					p = singles(p)
+				}
+				return p.Equity()
+			}
+			return float32(-bt.moneyCubeful(s, opp, b.Swap(), p.Invert()))
+		}, 1, nil
+	}
+	mi, err := bt.matchInfo(s, s.Move)
+	if err != nil {
+		return nil, 0, err
+	}
+	met := bt.met
+	// One unit of equity is half the swing between winning and losing a
+	// single game at this cube, in match winning chances.
+	scale := float32(met.mwc(Probs{Win: 1}, mi, mi.cube)-met.mwc(Probs{}, mi, mi.cube)) / 2
+	if !cubeful {
+		return func(_ *backgammon.Board, p Probs) float32 { return float32(met.mwc(p, mi, mi.cube)) }, scale, nil
+	}
+	oi, err := bt.matchInfo(s, opp)
+	if err != nil {
+		return nil, 0, err
+	}
+	return func(b *backgammon.Board, p Probs) float32 {
+		if _, over := Outcome(b, bt.checkers); over {
+			return float32(met.mwc(p, mi, mi.cube))
+		}
+		return float32(1 - bt.matchCubeful(s, opp, oi, b.Swap(), p.Invert()))
+	}, scale, nil
+}
+
+// canDouble reports whether player could double in s when next on roll.
+func canDouble(s *backgammon.State, player int) bool {
+	return s.Cube && !s.CrawfordGame && (s.CubeOwner == -1 || s.CubeOwner == player) && s.CubeValue < s.CubeCap()
+}
+
+// moneyCubeful is the cubeful equity, in units of the cube, of player on
+// roll in the money game s with board b (player's view, the game not over)
+// and probabilities p: no double, or the better for it of double/take and
+// double/pass where doubling is right.
+func (bt *Bot) moneyCubeful(s *backgammon.State, player int, b backgammon.Board, p Probs) float64 {
+	centred := s.CubeOwner == -1
+	x := CubeEfficiencyOf(&b)
+	if s.CubeOwner == 1-player {
+		return Janowski(p, CubeUnavailable, x)
+	}
+	var ce CubeEquities
+	exact := false
+	if bt.bearoff2 != nil && bt.checkers == 15 {
+		ce, exact = bt.bearoff2.MoneyCube(&b, centred)
+	}
+	if !exact {
+		ce = MoneyCube(p, x, centred, s.Jacoby)
+		if 2*s.CubeValue >= s.CubeCap() {
+			ce.DoubleTake = 2 * janowskiDead(p)
+		}
+	}
+	if canDouble(s, player) && ce.ShouldDouble() {
+		return min(ce.DoubleTake, ce.DoublePass)
+	}
+	return ce.NoDouble
+}
+
+// matchCubeful is moneyCubeful for a match: the match winning chance of
+// player (match context mi) on roll in s with board b and probabilities p.
+func (bt *Bot) matchCubeful(s *backgammon.State, player int, mi matchInfo, b backgammon.Board, p Probs) float64 {
+	ce, err := bt.matchCube(s, player, p, CubeEfficiencyOf(&b))
+	if err != nil { // matchInfo succeeded for mi already, so the table is loaded
+		return bt.met.mwc(p, mi, mi.cube)
+	}
+	if canDouble(s, player) && ce.ShouldDouble() {
+		return min(ce.DoubleTake, ce.DoublePass)
+	}
+	return ce.NoDouble
 }

@@ -92,7 +92,7 @@ func TestMatchCubeAgainstGnubg(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAgainstGnubg(t, readGnubgCubes(t, "testdata/gnubg-match-cube.tsv"), 0.005, func(c gnubgCube) (float64, float64, bool) {
-		ce, err := bot.matchCube(c.s, c.p, CubeEfficiencyOf(&c.s.Board))
+		ce, err := bot.matchCube(c.s, c.s.Move, c.p, CubeEfficiencyOf(&c.s.Board))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,7 +52,7 @@ func TestMatchCubeDecisions(t *testing.T) {
 		{0.90, true, true},
 	}
 	for _, c := range cases {
-		ce, err := bot.matchCube(s, Probs{Win: c.win}, CubeEfficiency)
+		ce, err := bot.matchCube(s, s.Move, Probs{Win: c.win}, CubeEfficiency)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestMatchCubeDecisions(t *testing.T) {
 	// sides' (match-deciding) doubles alive, so a 60% favourite doubles.
 	s.Score = [2]int{7, 7}
 	p := Probs{Win: 0.6}
-	ce, err := bot.matchCube(s, p, CubeEfficiency)
+	ce, err := bot.matchCube(s, s.Move, p, CubeEfficiency)
 	if err != nil {
 		t.Fatal(err)
 	}

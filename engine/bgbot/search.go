@@ -59,6 +59,11 @@ type Config struct {
 	// added to the score of each candidate move at the root (and to the
 	// cube decision's equities), like gnubg's noise setting. 0 is none.
 	Noise float64
+	// CubelessMoves makes Move choose by cubeless equity (money) or
+	// dead-cube match winning chances (matches), as bgbot did before issue
+	// 12's seventh session, instead of the cubeful equity the opponent
+	// faces after the move. For comparisons.
+	CubelessMoves bool
 	// Seed seeds the bot's random source (random moves and noise).
 	Seed uint64
 	// Weights for LevelNet; nil uses DefaultWeights.
@@ -226,13 +231,17 @@ func (bt *Bot) SetVariant(v backgammon.Variant) { bt.checkers = v.Checkers() }
 // when no checker can move (the move is then empty, its probabilities
 // those of the unchanged position).
 func (bt *Bot) ChooseMove(board backgammon.Board, d1, d2 int) (backgammon.Move, Probs, bool) {
-	return bt.choose(board, d1, d2, Probs.Equity, 1)
+	return bt.choose(board, d1, d2, cubelessEquity, 1)
 }
 
-// choose is ChooseMove with the root objective obj (higher is better for
-// the mover), whose units are noiseScale times those of equity. Deeper
-// plies always use cubeless equity.
-func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float32, noiseScale float32) (backgammon.Move, Probs, bool) {
+// cubelessEquity is ChooseMove's objective.
+func cubelessEquity(_ *backgammon.Board, p Probs) float32 { return p.Equity() }
+
+// choose is ChooseMove with the root objective obj of a candidate's board
+// (mover's view) and probabilities (higher is better for the mover), whose
+// units are noiseScale times those of equity. Deeper plies always use
+// cubeless equity.
+func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(*backgammon.Board, Probs) float32, noiseScale float32) (backgammon.Move, Probs, bool) {
 	moves, boards := bt.gens[0].Generate(board, d1, d2)
 	random := bt.cfg.Level == LevelRandom && bt.cfg.Evaluator == nil
 	if len(moves) == 1 && moves[0].N == 0 {
@@ -257,13 +266,13 @@ func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(Probs) float3
 	bt.cands = c
 	for i := range c {
 		c[i].probs = bt.after(&c[i].board, 0)
-		c[i].score = obj(c[i].probs) + noiseScale*bt.noise()
+		c[i].score = obj(&c[i].board, c[i].probs) + noiseScale*bt.noise()
 	}
 	for ply := 1; ply <= bt.cfg.Plies && len(c) > 1; ply++ {
 		c = prune(c, bt.cfg.Filters[ply-1])
 		for i := range c {
 			c[i].probs = bt.after(&c[i].board, ply)
-			c[i].score = obj(c[i].probs) + noiseScale*bt.noise()
+			c[i].score = obj(&c[i].board, c[i].probs) + noiseScale*bt.noise()
 		}
 	}
 	best := 0
