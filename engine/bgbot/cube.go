@@ -438,15 +438,14 @@ func (bt *Bot) Take(s *backgammon.State) (backgammon.Answer, error) {
 	return backgammon.Take, nil
 }
 
-// Move picks the move for the player on roll of s with its rolled dice. It
-// scores each candidate, as gnubg does, by the cubeful equity the opponent
-// faces on roll after it (money: in units of the cube; matches: match
-// winning chances), with the opponent doubling where that is right; so a
-// gammon that the Jacoby rule would not count, or one that only a cube the
-// opponent would not take could win, is not played for. A game without a
-// cube, the Crawford game and Config.CubelessMoves use cubeless equity in
-// money play and dead-cube match winning chances in matches. ok is false
-// when no checker can move.
+// Move picks the move for the player on roll of s with its rolled dice:
+// by cubeless equity in money play and dead-cube match winning chances in
+// matches (so gammons are valued by the score), or, with
+// Config.CubefulMoves and a live cube, as gnubg does, by the cubeful
+// equity the opponent faces on roll after the move (money: in units of the
+// cube; matches: match winning chances), the opponent doubling where that
+// is right; so a gammon that the Jacoby rule would not count is not played
+// for. ok is false when no checker can move.
 func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error) {
 	if s.Decision() != backgammon.DecideMove {
 		return m, false, fmt.Errorf("move: %w", backgammon.ErrNotNow)
@@ -463,7 +462,7 @@ func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error)
 // moveObjective is Move's root objective for the player on roll of s, and
 // the size of one unit of equity in its units (for the noise).
 func (bt *Bot) moveObjective(s *backgammon.State) (func(*backgammon.Board, Probs) float32, float32, error) {
-	cubeful := s.Cube && !s.CrawfordGame && !bt.cfg.CubelessMoves && bt.cubeAware()
+	cubeful := bt.cfg.CubefulMoves && s.Cube && !s.CrawfordGame && bt.cubeAware()
 	opp := 1 - s.Move
 	if s.Money() {
 		if !cubeful {

@@ -11,11 +11,11 @@ import (
 // so Move's cubeful objective must not value it at two; with the cube
 // turned it does, and the cubeless objective always does.
 func TestMoveObjectiveGammonUnderJacoby(t *testing.T) {
-	bot, err := NewBot(Config{Level: LevelNet})
+	bot, err := NewBot(Config{Level: LevelNet, CubefulMoves: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cubeless, err := NewBot(Config{Level: LevelNet, CubelessMoves: true})
+	cubeless, err := NewBot(Config{Level: LevelNet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestMoveObjectiveGammonUnderJacoby(t *testing.T) {
 // as Bot.Cube prices that decision for it. Where the mover owns the cube,
 // that is worth at least a centred cube to it.
 func TestMoveObjectiveIsOpponentsCubeDecision(t *testing.T) {
-	bot, err := NewBot(Config{Level: LevelNet})
+	bot, err := NewBot(Config{Level: LevelNet, CubefulMoves: true})
 	if err != nil {
 		t.Fatal(err)
 	}

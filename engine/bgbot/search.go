@@ -59,11 +59,12 @@ type Config struct {
 	// added to the score of each candidate move at the root (and to the
 	// cube decision's equities), like gnubg's noise setting. 0 is none.
 	Noise float64
-	// CubelessMoves makes Move choose by cubeless equity (money) or
-	// dead-cube match winning chances (matches), as bgbot did before issue
-	// 12's seventh session, instead of the cubeful equity the opponent
-	// faces after the move. For comparisons.
-	CubelessMoves bool
+	// CubefulMoves makes Move choose, as gnubg does, by the cubeful
+	// equity the opponent faces on roll after each move, in place of
+	// cubeless equity (money) or dead-cube match winning chances
+	// (matches). Against gnubg 0-ply it gained nothing measurable at 0
+	// ply (docs/bgbot.md, Cubeful chequer play), so it is off by default.
+	CubefulMoves bool
 	// Seed seeds the bot's random source (random moves and noise).
 	Seed uint64
 	// Weights for LevelNet; nil uses DefaultWeights.

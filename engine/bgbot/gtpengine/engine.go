@@ -60,10 +60,9 @@ type Options struct {
 	// every decision to that many before the network judges them
 	// (bgbot.Config.RootKeep), at any depth.
 	PruneRoot int
-	// CubelessMoves chooses moves by cubeless equity (dead-cube match
-	// winning chances in matches), as bgbot did before it played cubeful
-	// moves (bgbot.Config.CubelessMoves).
-	CubelessMoves bool
+	// CubefulMoves chooses moves by the cubeful equity the opponent faces
+	// after them (bgbot.Config.CubefulMoves).
+	CubefulMoves bool
 }
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
@@ -84,7 +83,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
 	fs.BoolVar(&o.NoPrune, "no-prune", o.NoPrune, "in searches (--plies or --cube-plies above 0) judge every reply with the network, not only those the pruning network ranks best")
 	fs.IntVar(&o.PruneRoot, "prune-root", o.PruneRoot, "let the pruning network narrow each decision's legal moves to this many before the network judges them (0: judge them all)")
-	fs.BoolVar(&o.CubelessMoves, "cubeless-moves", o.CubelessMoves, "choose moves by cubeless equity (dead-cube match winning chances in matches), ignoring the cube's ownership and the Jacoby rule")
+	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does, not by cubeless equity (dead-cube match winning chances in matches)")
 	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
 }
@@ -170,7 +169,7 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, CubelessMoves: opts.CubelessMoves,
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, CubefulMoves: opts.CubefulMoves,
 		Weights: w, Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)

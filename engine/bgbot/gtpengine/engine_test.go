@@ -43,6 +43,11 @@ func TestParseArgs(t *testing.T) {
 	if err != nil || o.CubePlies != 1 || o.BearoffFile != "b.bgbo" || o.Bearoff2 != 3 {
 		t.Errorf("--cube-plies, --bearoff, --bearoff2: %+v %v", o, err)
 	}
+	if o, err = ParseArgs([]string{"--cubeful-moves"}); err != nil || !o.CubefulMoves {
+		t.Errorf("--cubeful-moves: %+v %v", o, err)
+	} else if e, err := New(o); err != nil || !e.bot.Config().CubefulMoves {
+		t.Errorf("--cubeful-moves does not reach the bot: %v", err)
+	}
 	if _, err := New(Options{Level: bgbot.LevelNet, Bearoff2: 2}); err != nil {
 		t.Errorf("--bearoff2 2: %v", err)
 	}
