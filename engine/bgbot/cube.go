@@ -346,13 +346,14 @@ func solve(pts []point, y float64) float64 {
 
 // Cube returns the cube equities for the player on roll of s (money:
 // equity in cube units; match: match winning chances), judged at the bot's
-// depth or at Config.CubePlies if that is deeper.
+// depth or at Config.CubePlies if that is deeper (at 0 ply with
+// Config.CubeWeights' networks too).
 func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 	if s.GameState != backgammon.GamePlaying {
 		return CubeEquities{}, fmt.Errorf("cube: no game in progress: %w", backgammon.ErrNotNow)
 	}
 	bt.SetVariant(s.Variant)
-	p := bt.probsAt(s.Board, max(bt.cfg.Plies, bt.cfg.CubePlies))
+	p := bt.cubeProbs(s.Board, max(bt.cfg.Plies, bt.cfg.CubePlies))
 	x := CubeEfficiencyOf(&s.Board)
 	var ce CubeEquities
 	if s.Money() {

@@ -59,6 +59,13 @@ type Config struct {
 	// added to the score of each candidate move at the root (and to the
 	// cube decision's equities), like gnubg's noise setting. 0 is none.
 	Noise float64
+	// CubeWeights are more networks for the cube decisions of a bot
+	// judging them at 0 ply: the decision uses the mean of their
+	// probabilities and the bot's own (outside exact bearoff positions),
+	// which cuts the evaluation noise that near the doubling and take points
+	// turns into wrong decisions, at the cost of one evaluation a network a
+	// decision.
+	CubeWeights []*Weights
 	// CubefulMoves makes Move choose, as gnubg does, by the cubeful
 	// equity the opponent faces on roll after each move, in place of
 	// cubeless equity (money) or dead-cube match winning chances
@@ -128,7 +135,8 @@ type Bot struct {
 	met      *MET
 	bearoff  *Bearoff
 	bearoff2 *Bearoff2
-	cache    *evalCache // nil unless the bot owns a fixed network
+	cache    *evalCache  // nil unless the bot owns a fixed network
+	cubeEvs  []Evaluator // Config.CubeWeights' evaluators
 	pruneBuf *prunerScratch
 	ranked   []rankedBoard
 	idx      []int
@@ -195,6 +203,12 @@ func NewBot(cfg Config) (*Bot, error) {
 	}
 	for i := range b.gens {
 		b.gens[i] = backgammon.NewMoveGen()
+	}
+	for i, w := range cfg.CubeWeights {
+		if w == nil {
+			return nil, fmt.Errorf("new bot: cube weights %d missing", i)
+		}
+		b.cubeEvs = append(b.cubeEvs, w.NewEvaluator())
 	}
 	if b.ev == nil {
 		switch cfg.Level {
@@ -407,6 +421,51 @@ func (bt *Bot) replies(boards []backgammon.Board, keep int) []int {
 // bot's search depth. It is what the cube decisions and the evaluate
 // command use.
 func (bt *Bot) Probs(b backgammon.Board) Probs { return bt.probsAt(b, bt.cfg.Plies) }
+
+// exact reports whether a bearoff database answers b at 0 ply.
+func (bt *Bot) exact(b *backgammon.Board) bool {
+	if bt.checkers != 15 {
+		return false
+	}
+	if bt.bearoff2 != nil {
+		if _, ok := bt.bearoff2.Probs(b); ok {
+			return true
+		}
+	}
+	if bt.bearoff != nil && !Contact(b) {
+		_, ok := bt.bearoff.Probs(b)
+		return ok
+	}
+	return false
+}
+
+// finished reports whether either side of b has borne off every checker.
+func (bt *Bot) finished(b backgammon.Board) bool {
+	_, over := Outcome(&b, bt.checkers)
+	sw := b.Swap()
+	_, swOver := Outcome(&sw, bt.checkers)
+	return over || swOver
+}
+
+// cubeProbs judges b before the roll for a cube decision plies deep: at 0
+// ply, the mean of the bot's evaluation and Config.CubeWeights' networks
+// (where no bearoff database answers exactly).
+func (bt *Bot) cubeProbs(b backgammon.Board, plies int) Probs {
+	p := bt.probsAt(b, plies)
+	if plies > 0 || len(bt.cubeEvs) == 0 || bt.exact(&b) || bt.finished(b) {
+		return p
+	}
+	for _, ev := range bt.cubeEvs {
+		q := ev.Evaluate(b)
+		for k := range p {
+			p[k] += q[k]
+		}
+	}
+	for k := range p {
+		p[k] /= float32(1 + len(bt.cubeEvs))
+	}
+	return p
+}
 
 // probsAt is Probs at depth plies.
 func (bt *Bot) probsAt(b backgammon.Board, plies int) Probs {

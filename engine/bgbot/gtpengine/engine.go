@@ -60,6 +60,11 @@ type Options struct {
 	// every decision to that many before the network judges them
 	// (bgbot.Config.RootKeep), at any depth.
 	PruneRoot int
+	// CubeWeightsFiles are more networks whose judgement is averaged with
+	// the main network's in 0-ply cube decisions (bgbot.Config.CubeWeights);
+	// CubeWeights, when set, are already loaded ones and override them.
+	CubeWeightsFiles []string
+	CubeWeights      []*bgbot.Weights
 	// CubefulMoves chooses moves by the cubeful equity the opponent faces
 	// after them (bgbot.Config.CubefulMoves).
 	CubefulMoves bool
@@ -83,6 +88,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
 	fs.BoolVar(&o.NoPrune, "no-prune", o.NoPrune, "in searches (--plies or --cube-plies above 0) judge every reply with the network, not only those the pruning network ranks best")
 	fs.IntVar(&o.PruneRoot, "prune-root", o.PruneRoot, "let the pruning network narrow each decision's legal moves to this many before the network judges them (0: judge them all)")
+	fs.StringSliceVar(&o.CubeWeightsFiles, "cube-weights", o.CubeWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for cube decisions at 0 ply")
 	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does, not by cubeless equity (dead-cube match winning chances in matches)")
 	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
@@ -162,6 +168,16 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
+	cubeWeights := opts.CubeWeights
+	if cubeWeights == nil {
+		for _, path := range opts.CubeWeightsFiles {
+			cw, err := readWeightsFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("bgbot: %w", err)
+			}
+			cubeWeights = append(cubeWeights, cw)
+		}
+	}
 	pruner := opts.Pruner
 	if pruner == nil && opts.prunes() {
 		var err error
@@ -170,7 +186,7 @@ func New(opts Options) (*Engine, error) {
 		}
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, CubefulMoves: opts.CubefulMoves,
-		Weights: w, Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
+		Weights: w, CubeWeights: cubeWeights, Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
@@ -343,6 +359,19 @@ func (f *Factory) share(opts *Options) error {
 			return fmt.Errorf("bgbot: %w", err)
 		}
 		f.weights[opts.WeightsFile] = w
+	}
+	if opts.CubeWeights == nil {
+		for _, path := range opts.CubeWeightsFiles {
+			cw := f.weights[path]
+			if cw == nil {
+				var err error
+				if cw, err = readWeightsFile(path); err != nil {
+					return fmt.Errorf("bgbot: %w", err)
+				}
+				f.weights[path] = cw
+			}
+			opts.CubeWeights = append(opts.CubeWeights, cw)
+		}
 	}
 	if f.bearoff == nil {
 		f.bearoff = map[string]*bgbot.Bearoff{}

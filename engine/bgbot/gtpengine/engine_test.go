@@ -48,6 +48,27 @@ func TestParseArgs(t *testing.T) {
 	} else if e, err := New(o); err != nil || !e.bot.Config().CubefulMoves {
 		t.Errorf("--cubeful-moves does not reach the bot: %v", err)
 	}
+	if o, err = ParseArgs([]string{"--cube-weights", "a.bgnet,b.bgnet", "--cube-weights", "c.bgnet"}); err != nil || len(o.CubeWeightsFiles) != 3 || o.CubeWeightsFiles[2] != "c.bgnet" {
+		t.Errorf("--cube-weights: %+v %v", o, err)
+	}
+	if _, err := New(Options{Level: bgbot.LevelNet, CubeWeightsFiles: []string{"/nonexistent/x.bgnet"}}); err == nil {
+		t.Error("missing cube weights file accepted")
+	}
+	cubeNet := filepath.Join(t.TempDir(), "cube.bgnet")
+	if w, err := bgbot.NewRandomWeights(8, 1); err != nil {
+		t.Fatal(err)
+	} else if f, err := os.Create(cubeNet); err != nil {
+		t.Fatal(err)
+	} else if _, err := w.WriteTo(f); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	if e, err := New(Options{Level: bgbot.LevelNet, CubeWeightsFiles: []string{cubeNet}}); err != nil || len(e.bot.Config().CubeWeights) != 1 {
+		t.Errorf("--cube-weights %s does not reach the bot: %v", cubeNet, err)
+	}
+	var cf Factory
+	if _, err := cf.Server([]string{"--cube-weights", cubeNet}); err != nil || cf.weights[cubeNet] == nil {
+		t.Errorf("factory --cube-weights: %v", err)
+	}
 	if _, err := New(Options{Level: bgbot.LevelNet, Bearoff2: 2}); err != nil {
 		t.Errorf("--bearoff2 2: %v", err)
 	}

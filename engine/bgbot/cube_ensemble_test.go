@@ -1,0 +1,86 @@
+package bgbot
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
+
+// With Config.CubeWeights a 0-ply cube decision judges the position by
+// the mean of every network's probabilities; chequer play, deeper cube
+// decisions and exact bearoff positions are left alone.
+func TestCubeWeightsAverage(t *testing.T) {
+	main, err := DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewRandomWeights(16, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ens, err := NewBot(Config{Level: LevelNet, CubeWeights: []*Weights{other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := backgammon.NewMatch(backgammon.Rules{Cube: true})
+	if err := s.StartGame(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	s.Board = s.Board.Apply(mustMove(t, s.Board, 3, 1)).Swap()
+	s.Dice = [2]int{}
+	s.Move, s.Turn = 1, 1
+	p, q := main.NewEvaluator().Evaluate(s.Board), other.NewEvaluator().Evaluate(s.Board)
+	var mean Probs
+	for k := range mean {
+		mean[k] = (p[k] + q[k]) / 2
+	}
+	want := MoneyCube(mean, CubeEfficiencyOf(&s.Board), true, false)
+	got, err := ens.Cube(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.NoDouble-want.NoDouble) > 1e-6 || math.Abs(got.DoubleTake-want.DoubleTake) > 1e-6 {
+		t.Errorf("cube equities %+v, want those of the mean probabilities %+v", got, want)
+	}
+	alone, err := plain.Cube(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone == got {
+		t.Errorf("the second network changed nothing: %+v", got)
+	}
+	// Moves are the main network's alone.
+	m1, _, _ := plain.ChooseMove(s.Board, 6, 5)
+	m2, _, _ := ens.ChooseMove(s.Board, 6, 5)
+	if m1 != m2 {
+		t.Errorf("the cube networks changed the move: %v against %v", m2, m1)
+	}
+	// A bearoff the database answers exactly stays exact.
+	var race backgammon.Board
+	race[backgammon.OnRoll][1], race[backgammon.OnRoll][2] = 2, 1
+	race[backgammon.Opponent][3], race[backgammon.Opponent][5] = 2, 2
+	if a, b := plain.cubeProbs(race, 0), ens.cubeProbs(race, 0); a != b {
+		t.Errorf("bearoff judged %v with the cube networks, %v without", b, a)
+	}
+	if _, err := NewBot(Config{Level: LevelNet, CubeWeights: []*Weights{nil}}); err == nil {
+		t.Error("a missing cube network accepted")
+	}
+}
+
+func mustMove(t *testing.T, b backgammon.Board, d1, d2 int) backgammon.Move {
+	t.Helper()
+	bot, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, ok := bot.ChooseMove(b, d1, d2)
+	if !ok {
+		t.Fatalf("no move for %d-%d", d1, d2)
+	}
+	return m
+}
