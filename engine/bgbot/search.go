@@ -62,9 +62,11 @@ type Config struct {
 	// CubeWeights are more networks for the cube decisions of a bot
 	// judging them at 0 ply: the decision uses the mean of their
 	// probabilities and the bot's own (outside exact bearoff positions),
-	// which cuts the evaluation noise that near the doubling and take points
+	// to cut the evaluation noise that near the doubling and take points
 	// turns into wrong decisions, at the cost of one evaluation a network a
-	// decision.
+	// decision. With one second network it cut the cube errors measured
+	// offline by a quarter to a third but gained nothing measurable against
+	// gnubg 0-ply (docs/bgbot.md, More networks for the cube).
 	CubeWeights []*Weights
 	// CubefulMoves makes Move choose, as gnubg does, by the cubeful
 	// equity the opponent faces on roll after each move, in place of
