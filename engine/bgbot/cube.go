@@ -357,18 +357,7 @@ func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 	x := CubeEfficiencyOf(&s.Board)
 	var ce CubeEquities
 	if s.Money() {
-		var exact bool
-		if bt.bearoff2 != nil && bt.checkers == 15 {
-			ce, exact = bt.bearoff2.MoneyCube(&s.Board, s.CubeOwner == -1)
-		}
-		if !exact {
-			ce = MoneyCube(p, x, s.CubeOwner == -1, s.Jacoby)
-			if 2*s.CubeValue >= s.CubeCap() {
-				// A double to the session's cube limit leaves the
-				// taker a dead cube: no recube vig to price.
-				ce.DoubleTake = 2 * janowskiDead(p)
-			}
-		}
+		ce = bt.moneyCube(s, &s.Board, p, x)
 	} else {
 		var err error
 		if ce, err = bt.matchCube(s, s.Move, p, x); err != nil {
@@ -376,6 +365,26 @@ func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 		}
 	}
 	return ce, nil
+}
+
+// moneyCube computes the money cube equities of the player on roll of b,
+// who owns the cube of s or faces it centred, with probabilities p and
+// cube efficiency x: exact where the two-sided bearoff database holds b,
+// Janowski's model elsewhere.
+func (bt *Bot) moneyCube(s *backgammon.State, b *backgammon.Board, p Probs, x float64) CubeEquities {
+	centred := s.CubeOwner == -1
+	if bt.bearoff2 != nil && bt.checkers == 15 {
+		if ce, ok := bt.bearoff2.MoneyCube(b, centred); ok {
+			return ce
+		}
+	}
+	ce := MoneyCube(p, x, centred, s.Jacoby)
+	if 2*s.CubeValue >= s.CubeCap() {
+		// A double to the session's cube limit leaves the taker a dead
+		// cube: no recube vig to price.
+		ce.DoubleTake = 2 * janowskiDead(p)
+	}
+	return ce
 }
 
 // noiseScale converts noise in equity into the units of s's cube
@@ -512,22 +521,11 @@ func canDouble(s *backgammon.State, player int) bool {
 // and probabilities p: no double, or the better for it of double/take and
 // double/pass where doubling is right.
 func (bt *Bot) moneyCubeful(s *backgammon.State, player int, b backgammon.Board, p Probs) float64 {
-	centred := s.CubeOwner == -1
 	x := CubeEfficiencyOf(&b)
 	if s.CubeOwner == 1-player {
 		return Janowski(p, CubeUnavailable, x)
 	}
-	var ce CubeEquities
-	exact := false
-	if bt.bearoff2 != nil && bt.checkers == 15 {
-		ce, exact = bt.bearoff2.MoneyCube(&b, centred)
-	}
-	if !exact {
-		ce = MoneyCube(p, x, centred, s.Jacoby)
-		if 2*s.CubeValue >= s.CubeCap() {
-			ce.DoubleTake = 2 * janowskiDead(p)
-		}
-	}
+	ce := bt.moneyCube(s, &b, p, x)
 	if canDouble(s, player) && ce.ShouldDouble() {
 		return min(ce.DoubleTake, ce.DoublePass)
 	}

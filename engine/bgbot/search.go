@@ -340,15 +340,8 @@ func (bt *Bot) after(b *backgammon.Board, plies int) Probs {
 // the best move by 0-ply cubeless equity, judged plies-1 deep.
 func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 	if plies == 0 {
-		if bt.bearoff2 != nil && bt.checkers == 15 {
-			if p, ok := bt.bearoff2.Probs(&b); ok {
-				return p
-			}
-		}
-		if bt.bearoff != nil && bt.checkers == 15 && !Contact(&b) {
-			if p, ok := bt.bearoff.Probs(&b); ok {
-				return p
-			}
+		if p, ok := bt.exactProbs(&b); ok {
+			return p
 		}
 		if bt.cache != nil {
 			return bt.cache.evaluate(bt.ev, &b)
@@ -424,21 +417,21 @@ func (bt *Bot) replies(boards []backgammon.Board, keep int) []int {
 // command use.
 func (bt *Bot) Probs(b backgammon.Board) Probs { return bt.probsAt(b, bt.cfg.Plies) }
 
-// exact reports whether a bearoff database answers b at 0 ply.
-func (bt *Bot) exact(b *backgammon.Board) bool {
+// exactProbs returns the probabilities of b from a bearoff database, and
+// whether one holds b.
+func (bt *Bot) exactProbs(b *backgammon.Board) (Probs, bool) {
 	if bt.checkers != 15 {
-		return false
+		return Probs{}, false
 	}
 	if bt.bearoff2 != nil {
-		if _, ok := bt.bearoff2.Probs(b); ok {
-			return true
+		if p, ok := bt.bearoff2.Probs(b); ok {
+			return p, true
 		}
 	}
 	if bt.bearoff != nil && !Contact(b) {
-		_, ok := bt.bearoff.Probs(b)
-		return ok
+		return bt.bearoff.Probs(b)
 	}
-	return false
+	return Probs{}, false
 }
 
 // finished reports whether either side of b has borne off every checker.
@@ -454,7 +447,10 @@ func (bt *Bot) finished(b backgammon.Board) bool {
 // (where no bearoff database answers exactly).
 func (bt *Bot) cubeProbs(b backgammon.Board, plies int) Probs {
 	p := bt.probsAt(b, plies)
-	if plies > 0 || len(bt.cubeEvs) == 0 || bt.exact(&b) || bt.finished(b) {
+	if plies > 0 || len(bt.cubeEvs) == 0 || bt.finished(b) {
+		return p
+	}
+	if _, ok := bt.exactProbs(&b); ok {
 		return p
 	}
 	for _, ev := range bt.cubeEvs {
