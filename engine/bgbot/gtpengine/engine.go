@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -128,6 +129,9 @@ func ParseArgs(args []string) (Options, error) {
 	}
 	if o.CubePlies < 0 || o.CubePlies > bgbot.MaxPlies {
 		return Options{}, fmt.Errorf("bgbot arguments: --cube-plies %d out of range 0..%d", o.CubePlies, bgbot.MaxPlies)
+	}
+	if slices.Contains(o.CubeWeightsFiles, "") {
+		return Options{}, fmt.Errorf("bgbot arguments: --cube-weights names an empty file")
 	}
 	if o.PruneRoot < 0 {
 		return Options{}, fmt.Errorf("bgbot arguments: --prune-root %d must be at least 0", o.PruneRoot)

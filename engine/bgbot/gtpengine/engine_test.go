@@ -76,7 +76,7 @@ func TestParseArgs(t *testing.T) {
 	if _, err := f.Server([]string{"--bearoff2", "2"}); err != nil || f.two[2] == nil {
 		t.Errorf("factory --bearoff2 2: %v", err)
 	}
-	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}, {"--bearoff2", "7"}, {"--bearoff2", "-1"}} {
+	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}, {"--bearoff2", "7"}, {"--bearoff2", "-1"}, {"--cube-weights", "a.bgnet,"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
