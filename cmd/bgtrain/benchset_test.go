@@ -41,7 +41,8 @@ func TestBenchsetAndBenchmark(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "embedded weights at 1 ply") || !regexp.MustCompile(`(?m)^all +3 `).MatchString(stdout.String()) ||
-		!regexp.MustCompile(fmt.Sprintf(`hidden units in use .*: contact \d+/%d`, def.Hidden)).MatchString(stdout.String()) {
+		!regexp.MustCompile(fmt.Sprintf(`hidden units in use .*: contact \d+/%d`, def.Hidden)).MatchString(stdout.String()) ||
+		!regexp.MustCompile(`(?m)^  doubles \d+\.\d\d \(\d+ wrong, \d+ missed\), takes .*, redoubles \d+\.\d\d$`).MatchString(stdout.String()) {
 		t.Errorf("benchmark printed:\n%s", stdout.String())
 	}
 	if err := os.WriteFile(set, []byte("4HPwATDgc/ABMA 0.5\n"), 0o644); err != nil {
