@@ -103,10 +103,10 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows := benchset.Scores(positions, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
+	rows := benchset.Scores(positions, bot.Probs)
 	fmt.Fprintf(stdout, "%s at %d ply on %s:\n", nameOr(*weights, "embedded weights"), *plies, *set)
 	writeScores(stdout, rows)
-	c := benchset.CubeScores(positions, func(b backgammon.Board) bgbot.Probs { return bot.Probs(b) })
+	c := benchset.CubeScores(positions, bot.Probs)
 	fmt.Fprintf(stdout, "money cube decisions (Jacoby), equity given up in all, priced by the set's probabilities:\n")
 	fmt.Fprintf(stdout, "  doubles %.2f (%d wrong, %d missed), takes %.2f (%d wrong takes, %d wrong passes), redoubles %.2f\n",
 		c.Double, c.WrongDoubles, c.MissedDoubles, c.Take, c.WrongTakes, c.WrongPasses, c.Redouble)

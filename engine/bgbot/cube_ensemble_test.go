@@ -31,7 +31,11 @@ func TestCubeWeightsAverage(t *testing.T) {
 	if err := s.StartGame(0, 3, 1); err != nil {
 		t.Fatal(err)
 	}
-	s.Board = s.Board.Apply(mustMove(t, s.Board, 3, 1)).Swap()
+	m, _, ok := plain.ChooseMove(s.Board, 3, 1)
+	if !ok {
+		t.Fatal("no opening move for 3-1")
+	}
+	s.Board = s.Board.Apply(m).Swap()
 	s.Dice = [2]int{}
 	s.Move, s.Turn = 1, 1
 	p, q := main.NewEvaluator().Evaluate(s.Board), other.NewEvaluator().Evaluate(s.Board)
@@ -70,17 +74,4 @@ func TestCubeWeightsAverage(t *testing.T) {
 	if _, err := NewBot(Config{Level: LevelNet, CubeWeights: []*Weights{nil}}); err == nil {
 		t.Error("a missing cube network accepted")
 	}
-}
-
-func mustMove(t *testing.T, b backgammon.Board, d1, d2 int) backgammon.Move {
-	t.Helper()
-	bot, err := NewBot(Config{Level: LevelNet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _, ok := bot.ChooseMove(b, d1, d2)
-	if !ok {
-		t.Fatalf("no move for %d-%d", d1, d2)
-	}
-	return m
 }
