@@ -5,6 +5,7 @@
 //
 //	ringmaster run|show|report|stop|reset|check|analyse CONTROL.toml [flags]
 //	ringmaster ratings CONTROL.toml [CONTROL.toml ...] [flags]
+//	ringmaster compare A.toml B.toml [flags]
 //
 // Each command has its own flags (ringmaster COMMAND --help). Exit status:
 // 0 success; 1 error, or a run that left games unplayed after repeated
@@ -49,6 +50,9 @@ commands:
   analyse judge the play of every finished game (resumable; backgammon)
   ratings one rating table over the results of one or more competitions
           (ringmaster ratings A.toml [B.toml ...])
+  compare two competitions on the same dice, game by game: the first
+          player's points per game in A minus in B, raw and luck-adjusted
+          (ringmaster compare A.toml B.toml)
 
 'ringmaster COMMAND --help' lists a command's flags.
 
@@ -66,6 +70,8 @@ type command struct {
 	// many, set instead of flags, makes a command of one or more control
 	// files.
 	many func(fs *pflag.FlagSet) func(ctx context.Context, rms []*ringmaster.Ringmaster, io cmdIO) error
+	// files, with many, is the exact number of control files (0: any).
+	files int
 }
 
 // cmdIO is what a command reads and writes.
@@ -85,8 +91,8 @@ func commands() []command {
 		return func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error { return do }
 	}
 	return []command{
-		{"run", runFlags, checkRunFlags, nil},
-		{"show", func(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
+		{name: "run", flags: runFlags, check: checkRunFlags},
+		{name: "show", flags: func(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
 			asJSON := fs.Bool("json", false, "print the results as JSON (fields in docs/ringmaster.md)")
 			return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
 				if *asJSON {
@@ -94,15 +100,16 @@ func commands() []command {
 				}
 				return rm.Show(ctx, o.stdout)
 			}
-		}, nil, nil},
-		{"report", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) }), nil, nil},
-		{"stop", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() }), nil, nil},
-		{"reset", plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() }), nil, nil},
-		{"check", plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+		}},
+		{name: "report", flags: plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) })},
+		{name: "stop", flags: plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() })},
+		{name: "reset", flags: plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() })},
+		{name: "check", flags: plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
 			return rm.Check(ctx, o.stdout, o.stderr)
-		}), nil, nil},
-		{"analyse", analyseFlags, checkAnalyseFlags, nil},
+		})},
+		{name: "analyse", flags: analyseFlags, check: checkAnalyseFlags},
 		{name: "ratings", many: ratingsFlags, check: checkRatingsFlags},
+		{name: "compare", many: compareFlags, files: 2},
 	}
 }
 
@@ -191,6 +198,21 @@ func ratingsFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmas
 	}
 }
 
+func compareFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmaster, cmdIO) error {
+	plies := fs.Int("plies", 0, "depth of the analyses behind the luck-adjusted figures (ringmaster analyse --plies N makes them)")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON (fields in docs/ringmaster.md)")
+	return func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error {
+		c, err := ringmaster.Compare(ctx, rms[0], rms[1], *plies)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return c.WriteJSON(o.stdout)
+		}
+		return c.WriteText(o.stdout)
+	}
+}
+
 func checkRatingsFlags(fs *pflag.FlagSet) error {
 	if format, _ := fs.GetString("format"); format != "text" && format != "csv" && format != "json" {
 		return fmt.Errorf("--format must be text, csv or json, got %q", format)
@@ -252,6 +274,9 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 	if cmd.many != nil {
 		do = cmd.many(fs)
 		files = "CONTROL.toml [CONTROL.toml ...]"
+		if cmd.files == 2 {
+			files = "A.toml B.toml"
+		}
 	} else {
 		one := cmd.flags(fs)
 		do = func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error { return one(ctx, rms[0], o) }
@@ -269,7 +294,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 		fmt.Fprintf(stderr, "ringmaster %s: %v\n", cmd.name, err)
 		return exitUsage
 	}
-	if fs.NArg() < 1 || fs.NArg() > 1 && cmd.many == nil {
+	if fs.NArg() < 1 || fs.NArg() > 1 && cmd.many == nil || cmd.files > 0 && fs.NArg() != cmd.files {
 		fs.Usage()
 		return exitUsage
 	}
