@@ -68,6 +68,18 @@ type Config struct {
 	// offline by a quarter to a third but gained nothing measurable against
 	// gnubg 0-ply (docs/bgbot.md, More networks for the cube).
 	CubeWeights []*Weights
+	// MoveWeights are more networks for the moves of a bot searching 0
+	// ply: once the bot's network has scored every legal move, the
+	// MoveKeep it scores best (within the first filter's margin) are
+	// scored again by the mean of its probabilities and these networks'
+	// (outside exact bearoff positions). A mean of networks trained apart
+	// misjudges less than either, and its errors matter most among the
+	// few moves a decision is between; re-scoring only those costs one
+	// evaluation a network and kept move, not one a legal move.
+	MoveWeights []*Weights
+	// MoveKeep is how many moves MoveWeights re-score (DefaultMoveKeep
+	// when 0).
+	MoveKeep int
 	// CubefulMoves makes Move choose, as gnubg does, by the cubeful
 	// equity the opponent faces on roll after each move, in place of
 	// cubeless equity (money) or dead-cube match winning chances
@@ -110,6 +122,11 @@ type Config struct {
 	RootKeep int
 }
 
+// DefaultMoveKeep is how many moves Config.MoveWeights re-score: on the
+// gnubg-judged move set, keeping 2 gained nine tenths of what scoring
+// every move with the mean gained, 3 all of it.
+const DefaultMoveKeep = 3
+
 // Filter is a gnubg-style move filter: after the candidates are scored at
 // one depth, keep at most Keep of them, and only those within Margin
 // equity of the best, for the next depth.
@@ -139,6 +156,7 @@ type Bot struct {
 	bearoff2 *Bearoff2
 	cache    *evalCache  // nil unless the bot owns a fixed network
 	cubeEvs  []Evaluator // Config.CubeWeights' evaluators
+	moveEvs  []Evaluator // Config.MoveWeights' evaluators
 	pruneBuf *prunerScratch
 	ranked   []rankedBoard
 	idx      []int
@@ -212,6 +230,18 @@ func NewBot(cfg Config) (*Bot, error) {
 		}
 		b.cubeEvs = append(b.cubeEvs, w.NewEvaluator())
 	}
+	for i, w := range cfg.MoveWeights {
+		if w == nil {
+			return nil, fmt.Errorf("new bot: move weights %d missing", i)
+		}
+		b.moveEvs = append(b.moveEvs, w.NewEvaluator())
+	}
+	if cfg.MoveKeep < 0 {
+		return nil, fmt.Errorf("new bot: move keep %d", cfg.MoveKeep)
+	}
+	if cfg.MoveKeep == 0 {
+		b.cfg.MoveKeep = DefaultMoveKeep
+	}
 	if b.ev == nil {
 		switch cfg.Level {
 		case LevelRandom, LevelHeuristic:
@@ -284,6 +314,13 @@ func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(*backgammon.B
 	for i := range c {
 		c[i].probs = bt.after(&c[i].board, 0)
 		c[i].score = obj(&c[i].board, c[i].probs) + noiseScale*bt.noise()
+	}
+	if bt.cfg.Plies == 0 && len(bt.moveEvs) > 0 && len(c) > 1 {
+		c = prune(c, Filter{Keep: bt.cfg.MoveKeep, Margin: bt.cfg.Filters[0].Margin})
+		for i := range c {
+			c[i].probs = bt.meanProbs(c[i].board.Swap(), c[i].probs.Invert(), bt.moveEvs).Invert()
+			c[i].score = obj(&c[i].board, c[i].probs) + noiseScale*bt.noise()
+		}
 	}
 	for ply := 1; ply <= bt.cfg.Plies && len(c) > 1; ply++ {
 		c = prune(c, bt.cfg.Filters[ply-1])
@@ -447,20 +484,30 @@ func (bt *Bot) finished(b backgammon.Board) bool {
 // (where no bearoff database answers exactly).
 func (bt *Bot) cubeProbs(b backgammon.Board, plies int) Probs {
 	p := bt.probsAt(b, plies)
-	if plies > 0 || len(bt.cubeEvs) == 0 || bt.finished(b) {
+	if plies > 0 {
+		return p
+	}
+	return bt.meanProbs(b, p, bt.cubeEvs)
+}
+
+// meanProbs is the mean of p, the bot's 0-ply judgement of b (before the
+// roll, for the player on roll), and the judgements of evs; p itself where
+// the game is over or a bearoff database answers exactly.
+func (bt *Bot) meanProbs(b backgammon.Board, p Probs, evs []Evaluator) Probs {
+	if len(evs) == 0 || bt.finished(b) {
 		return p
 	}
 	if _, ok := bt.exactProbs(&b); ok {
 		return p
 	}
-	for _, ev := range bt.cubeEvs {
+	for _, ev := range evs {
 		q := ev.Evaluate(b)
 		for k := range p {
 			p[k] += q[k]
 		}
 	}
 	for k := range p {
-		p[k] /= float32(1 + len(bt.cubeEvs))
+		p[k] /= float32(1 + len(evs))
 	}
 	return p
 }

@@ -66,6 +66,13 @@ type Options struct {
 	// CubeWeights, when set, are already loaded ones and override them.
 	CubeWeightsFiles []string
 	CubeWeights      []*bgbot.Weights
+	// MoveWeightsFiles are more networks that, at 0 ply, score again the
+	// MoveKeep moves the main network scores best, by the mean of all
+	// (bgbot.Config.MoveWeights); MoveWeights, when set, are already
+	// loaded ones and override them.
+	MoveWeightsFiles []string
+	MoveWeights      []*bgbot.Weights
+	MoveKeep         int
 	// CubefulMoves chooses moves by the cubeful equity the opponent faces
 	// after them (bgbot.Config.CubefulMoves).
 	CubefulMoves bool
@@ -90,6 +97,8 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.BoolVar(&o.NoPrune, "no-prune", o.NoPrune, "in searches (--plies or --cube-plies above 0) judge every reply with the network, not only those the pruning network ranks best")
 	fs.IntVar(&o.PruneRoot, "prune-root", o.PruneRoot, "let the pruning network narrow each decision's legal moves to this many before the network judges them (0: judge them all)")
 	fs.StringSliceVar(&o.CubeWeightsFiles, "cube-weights", o.CubeWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for cube decisions at 0 ply")
+	fs.StringSliceVar(&o.MoveWeightsFiles, "move-weights", o.MoveWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for the moves it scores best, at 0 ply")
+	fs.IntVar(&o.MoveKeep, "move-keep", o.MoveKeep, fmt.Sprintf("how many moves --move-weights score again (0: %d)", bgbot.DefaultMoveKeep))
 	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does, not by cubeless equity (dead-cube match winning chances in matches)")
 	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
@@ -133,6 +142,12 @@ func ParseArgs(args []string) (Options, error) {
 	if slices.Contains(o.CubeWeightsFiles, "") {
 		return Options{}, fmt.Errorf("bgbot arguments: --cube-weights names an empty file")
 	}
+	if slices.Contains(o.MoveWeightsFiles, "") {
+		return Options{}, fmt.Errorf("bgbot arguments: --move-weights names an empty file")
+	}
+	if o.MoveKeep < 0 {
+		return Options{}, fmt.Errorf("bgbot arguments: --move-keep %d must be at least 0", o.MoveKeep)
+	}
 	if o.PruneRoot < 0 {
 		return Options{}, fmt.Errorf("bgbot arguments: --prune-root %d must be at least 0", o.PruneRoot)
 	}
@@ -172,15 +187,13 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
-	cubeWeights := opts.CubeWeights
-	if cubeWeights == nil {
-		for _, path := range opts.CubeWeightsFiles {
-			cw, err := readWeightsFile(path)
-			if err != nil {
-				return nil, fmt.Errorf("bgbot: %w", err)
-			}
-			cubeWeights = append(cubeWeights, cw)
-		}
+	cubeWeights, err := loadWeightsFiles(opts.CubeWeights, opts.CubeWeightsFiles, nil)
+	if err != nil {
+		return nil, err
+	}
+	moveWeights, err := loadWeightsFiles(opts.MoveWeights, opts.MoveWeightsFiles, nil)
+	if err != nil {
+		return nil, err
 	}
 	pruner := opts.Pruner
 	if pruner == nil && opts.prunes() {
@@ -190,11 +203,35 @@ func New(opts Options) (*Engine, error) {
 		}
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, CubefulMoves: opts.CubefulMoves,
-		Weights: w, CubeWeights: cubeWeights, Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
+		Weights: w, CubeWeights: cubeWeights, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
+		Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
 	}
 	return &Engine{bot: bot}, nil
+}
+
+// loadWeightsFiles returns loaded when it is set, else the weights files
+// paths name, read once each into cache when there is one.
+func loadWeightsFiles(loaded []*bgbot.Weights, paths []string, cache map[string]*bgbot.Weights) ([]*bgbot.Weights, error) {
+	if loaded != nil {
+		return loaded, nil
+	}
+	var out []*bgbot.Weights
+	for _, path := range paths {
+		w := cache[path]
+		if w == nil {
+			var err error
+			if w, err = readWeightsFile(path); err != nil {
+				return nil, fmt.Errorf("bgbot: %w", err)
+			}
+			if cache != nil {
+				cache[path] = w
+			}
+		}
+		out = append(out, w)
+	}
+	return out, nil
 }
 
 // NewServer returns a protocol server with the backgammon command set
@@ -364,18 +401,12 @@ func (f *Factory) share(opts *Options) error {
 		}
 		f.weights[opts.WeightsFile] = w
 	}
-	if opts.CubeWeights == nil {
-		for _, path := range opts.CubeWeightsFiles {
-			cw := f.weights[path]
-			if cw == nil {
-				var err error
-				if cw, err = readWeightsFile(path); err != nil {
-					return fmt.Errorf("bgbot: %w", err)
-				}
-				f.weights[path] = cw
-			}
-			opts.CubeWeights = append(opts.CubeWeights, cw)
-		}
+	var err error
+	if opts.CubeWeights, err = loadWeightsFiles(opts.CubeWeights, opts.CubeWeightsFiles, f.weights); err != nil {
+		return err
+	}
+	if opts.MoveWeights, err = loadWeightsFiles(opts.MoveWeights, opts.MoveWeightsFiles, f.weights); err != nil {
+		return err
 	}
 	if f.bearoff == nil {
 		f.bearoff = map[string]*bgbot.Bearoff{}

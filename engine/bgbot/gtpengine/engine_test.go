@@ -69,6 +69,18 @@ func TestParseArgs(t *testing.T) {
 	if _, err := cf.Server([]string{"--cube-weights", cubeNet}); err != nil || cf.weights[cubeNet] == nil {
 		t.Errorf("factory --cube-weights: %v", err)
 	}
+	if o, err = ParseArgs([]string{"--move-weights", cubeNet, "--move-keep", "2"}); err != nil || len(o.MoveWeightsFiles) != 1 || o.MoveKeep != 2 {
+		t.Errorf("--move-weights, --move-keep: %+v %v", o, err)
+	} else if e, err := New(o); err != nil || len(e.bot.Config().MoveWeights) != 1 || e.bot.Config().MoveKeep != 2 {
+		t.Errorf("--move-weights %s --move-keep 2 do not reach the bot: %v", cubeNet, err)
+	}
+	var mf Factory
+	if _, err := mf.Server([]string{"--move-weights", cubeNet}); err != nil || mf.weights[cubeNet] == nil {
+		t.Errorf("factory --move-weights: %v", err)
+	}
+	if _, err := New(Options{Level: bgbot.LevelNet, MoveWeightsFiles: []string{"/nonexistent/x.bgnet"}}); err == nil {
+		t.Error("missing move weights file accepted")
+	}
 	if _, err := New(Options{Level: bgbot.LevelNet, Bearoff2: 2}); err != nil {
 		t.Errorf("--bearoff2 2: %v", err)
 	}
@@ -76,7 +88,8 @@ func TestParseArgs(t *testing.T) {
 	if _, err := f.Server([]string{"--bearoff2", "2"}); err != nil || f.two[2] == nil {
 		t.Errorf("factory --bearoff2 2: %v", err)
 	}
-	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}, {"--bearoff2", "7"}, {"--bearoff2", "-1"}, {"--cube-weights", "a.bgnet,"}} {
+	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}, {"--bearoff2", "7"}, {"--bearoff2", "-1"}, {"--cube-weights", "a.bgnet,"},
+		{"--move-weights", ",a.bgnet"}, {"--move-keep", "-1"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
