@@ -334,6 +334,17 @@ func BenchmarkNetDecision1Ply(b *testing.B) { benchDecisions(b, 1) }
 // BenchmarkNetDecision2Ply is BenchmarkNetDecision searching 2 plies.
 func BenchmarkNetDecision2Ply(b *testing.B) { benchDecisions(b, 2) }
 
+// BenchmarkNetDecisionMoveWeights is BenchmarkNetDecision with a second
+// network of the default's size scoring the best moves again
+// (Config.MoveWeights, DefaultMoveKeep).
+func BenchmarkNetDecisionMoveWeights(b *testing.B) {
+	w, err := DefaultWeights()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchDecisionsCfg(b, Config{Level: LevelNet, MoveWeights: []*Weights{w}})
+}
+
 // BenchmarkNetDecision1PlyNoCache and BenchmarkNetDecision2PlyNoCache are
 // the same without the evaluation cache.
 func BenchmarkNetDecision1PlyNoCache(b *testing.B) {
