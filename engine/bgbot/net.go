@@ -331,6 +331,23 @@ func DefaultWeights() (*Weights, error) {
 	return w, nil
 }
 
+//go:embed weights/second.bgnet
+var secondWeights []byte
+
+// DefaultSecondWeights decodes the second network embedded in the binary
+// (engine/bgbot/weights/second.bgnet), which the bgbot engine's default
+// player asks for a second opinion on its best moves and its cube
+// decisions (Config.MoveWeights, Config.CubeWeights). It was trained apart
+// from the default network, so the two misjudge different positions.
+// Each call returns a fresh copy.
+func DefaultSecondWeights() (*Weights, error) {
+	w, err := ParseWeights(secondWeights)
+	if err != nil {
+		return nil, fmt.Errorf("second weights: %w", err)
+	}
+	return w, nil
+}
+
 // NetEvaluator evaluates positions with a Weights' networks. It owns its
 // scratch buffers: one per goroutine.
 type NetEvaluator struct {

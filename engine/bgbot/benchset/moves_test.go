@@ -157,8 +157,9 @@ func FuzzReadMoves(f *testing.F) {
 // gnubg at 2 ply) reads, and holds the embedded network's 0-ply play to
 // its measured cost: 7.55 mEMG a decision for the layout-2 default of
 // 27d593b, 4.18 for the 256-unit default fitted to gnubg's labels with
-// Adam (gnubg 0-ply's own choices: 2.48), so a network whose play drifts
-// past 4.5 fails. 1-ply play gives up less than 0-ply play.
+// Adam, 3.91 after a further fit of its contact network (gnubg 0-ply's
+// own choices: 2.48), so a network whose play drifts past 4.5 fails.
+// 1-ply play gives up less than 0-ply play.
 func TestCommittedMoveSet(t *testing.T) {
 	set, err := ReadMoves(openTestdata(t, "gnubg2-moves.txt"))
 	if err != nil {

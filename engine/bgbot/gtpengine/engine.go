@@ -73,6 +73,15 @@ type Options struct {
 	MoveWeightsFiles []string
 	MoveWeights      []*bgbot.Weights
 	MoveKeep         int
+	// NoSecond turns off the default player's second network. The
+	// default player (the net level with the embedded weights, no
+	// --weights) asks the embedded second network
+	// (bgbot.DefaultSecondWeights) for a second opinion on its best moves
+	// and its 0-ply cube decisions, where --move-weights and
+	// --cube-weights name no others. Second, when set, is that network
+	// already loaded.
+	NoSecond bool
+	Second   *bgbot.Weights
 	// CubefulMoves chooses moves by the cubeful equity the opponent faces
 	// after them (bgbot.Config.CubefulMoves).
 	CubefulMoves bool
@@ -99,6 +108,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.CubeWeightsFiles, "cube-weights", o.CubeWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for cube decisions at 0 ply")
 	fs.StringSliceVar(&o.MoveWeightsFiles, "move-weights", o.MoveWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for the moves it scores best, at 0 ply")
 	fs.IntVar(&o.MoveKeep, "move-keep", o.MoveKeep, fmt.Sprintf("how many moves --move-weights score again (0: %d)", bgbot.DefaultMoveKeep))
+	fs.BoolVar(&o.NoSecond, "no-second", o.NoSecond, "the default network alone: without it, and without --weights, the embedded second network joins the 0-ply choice among the best moves and the 0-ply cube decisions (unless --move-weights or --cube-weights name others)")
 	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does, not by cubeless equity (dead-cube match winning chances in matches)")
 	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
@@ -194,6 +204,20 @@ func New(opts Options) (*Engine, error) {
 	moveWeights, err := loadWeightsFiles(opts.MoveWeights, opts.MoveWeightsFiles, nil)
 	if err != nil {
 		return nil, err
+	}
+	second := opts.Second
+	if second == nil && opts.defaultPlayer() {
+		if second, err = bgbot.DefaultSecondWeights(); err != nil {
+			return nil, fmt.Errorf("bgbot: %w", err)
+		}
+	}
+	if second != nil {
+		if len(cubeWeights) == 0 {
+			cubeWeights = []*bgbot.Weights{second}
+		}
+		if len(moveWeights) == 0 {
+			moveWeights = []*bgbot.Weights{second}
+		}
 	}
 	pruner := opts.Pruner
 	if pruner == nil && opts.prunes() {
@@ -360,6 +384,7 @@ type Factory struct {
 	bearoff map[string]*bgbot.Bearoff // by file; "" is the default, built
 	two     map[int]*bgbot.Bearoff2   // by checkers
 	pruners map[string]*bgbot.Pruner  // by file; "" is the embedded one
+	second  *bgbot.Weights            // the embedded second network
 }
 
 // Server builds an engine from args and returns its protocol server.
@@ -385,6 +410,15 @@ func (f *Factory) Server(args []string) (*protocol.Server, error) {
 func (f *Factory) share(opts *Options) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if opts.Second == nil && opts.defaultPlayer() {
+		if f.second == nil {
+			var err error
+			if f.second, err = bgbot.DefaultSecondWeights(); err != nil {
+				return fmt.Errorf("bgbot: %w", err)
+			}
+		}
+		opts.Second = f.second
+	}
 	if f.weights == nil {
 		f.weights = map[string]*bgbot.Weights{}
 	}
@@ -454,6 +488,12 @@ func (f *Factory) share(opts *Options) error {
 		opts.Bearoff2DB = db2
 	}
 	return nil
+}
+
+// defaultPlayer reports whether the options are the default player's:
+// the net level with the embedded network and its second opinion.
+func (o Options) defaultPlayer() bool {
+	return o.Level == bgbot.LevelNet && !o.NoSecond && o.WeightsFile == "" && o.Weights == nil
 }
 
 // prunes reports whether the options ask for a pruner: a searching net,

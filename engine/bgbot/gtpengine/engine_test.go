@@ -358,3 +358,85 @@ func TestPrunerOptions(t *testing.T) {
 		t.Errorf("factory did not share the pruner (%v)", err)
 	}
 }
+
+// The default player is two networks: the embedded default chooses, and
+// the embedded second network gives its opinion on the best moves and the
+// cube. A main network of one's own (--weights), or --no-second, leaves
+// the second out; --move-weights and --cube-weights replace it for their
+// part only.
+func TestSecondOpinion(t *testing.T) {
+	second, err := bgbot.DefaultSecondWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := backgammon.Standard.StartBoard()
+	// same reports whether two networks judge the start position alike.
+	same := func(a, b *bgbot.Weights) bool {
+		return a.NewEvaluator().Evaluate(start) == b.NewEvaluator().Evaluate(start)
+	}
+	main, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same(main, second) {
+		t.Fatal("the second network judges the start as the default does")
+	}
+	other := filepath.Join(t.TempDir(), "other.bgnet")
+	if w, err := bgbot.NewRandomWeights(8, 1); err != nil {
+		t.Fatal(err)
+	} else if f, err := os.Create(other); err != nil {
+		t.Fatal(err)
+	} else if _, err := w.WriteTo(f); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args                []string
+		moveSecond, cubeSec bool // the embedded second network's part
+		moves, cubes        int  // networks beside the main one
+	}{
+		{nil, true, true, 1, 1},
+		{[]string{"--no-second"}, false, false, 0, 0},
+		{[]string{"--weights", other}, false, false, 0, 0},
+		{[]string{"--move-weights", other}, false, true, 1, 1},
+		{[]string{"--cube-weights", other}, true, false, 1, 1},
+		{[]string{"--level", "heuristic"}, false, false, 0, 0},
+	}
+	var f Factory
+	for _, c := range cases {
+		o, err := ParseArgs(c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(o)
+		if err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		fs, err := f.Server(c.args)
+		if err != nil || fs == nil {
+			t.Fatalf("factory %q: %v", c.args, err)
+		}
+		cfg := e.bot.Config()
+		if len(cfg.MoveWeights) != c.moves || len(cfg.CubeWeights) != c.cubes {
+			t.Errorf("%q: %d move networks, %d cube networks; want %d and %d", c.args, len(cfg.MoveWeights), len(cfg.CubeWeights), c.moves, c.cubes)
+			continue
+		}
+		if c.moves > 0 && same(cfg.MoveWeights[0], second) != c.moveSecond {
+			t.Errorf("%q: the move network is the embedded second: %v, want %v", c.args, !c.moveSecond, c.moveSecond)
+		}
+		if c.cubes > 0 && same(cfg.CubeWeights[0], second) != c.cubeSec {
+			t.Errorf("%q: the cube network is the embedded second: %v, want %v", c.args, !c.cubeSec, c.cubeSec)
+		}
+	}
+	if f.second == nil {
+		t.Fatal("the factory did not keep the second network to share")
+	}
+	o := DefaultOptions()
+	if err := f.share(&o); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := New(o); err != nil {
+		t.Fatal(err)
+	} else if cfg := e.bot.Config(); len(cfg.MoveWeights) != 1 || cfg.MoveWeights[0] != f.second || cfg.CubeWeights[0] != f.second {
+		t.Error("a factory engine does not share the factory's second network")
+	}
+}
