@@ -1,6 +1,7 @@
 package bgbot
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"testing"
@@ -41,15 +42,7 @@ func TestMoveWeightsRescoreBestMoves(t *testing.T) {
 		}
 		return ev.Evaluate(b.Swap()).Invert().Equity()
 	}
-	byScore := func(x, y scoredBoard) int {
-		switch {
-		case x.score > y.score:
-			return -1
-		case x.score < y.score:
-			return 1
-		}
-		return 0
-	}
+	byScore := func(x, y scoredBoard) int { return cmp.Compare(y.score, x.score) } // best first
 	gen := backgammon.NewMoveGen()
 	keeps := []int{2, 3, 5}
 	var bots []*Bot

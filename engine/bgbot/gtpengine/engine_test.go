@@ -54,14 +54,7 @@ func TestParseArgs(t *testing.T) {
 	if _, err := New(Options{Level: bgbot.LevelNet, CubeWeightsFiles: []string{"/nonexistent/x.bgnet"}}); err == nil {
 		t.Error("missing cube weights file accepted")
 	}
-	cubeNet := filepath.Join(t.TempDir(), "cube.bgnet")
-	if w, err := bgbot.NewRandomWeights(8, 1); err != nil {
-		t.Fatal(err)
-	} else if f, err := os.Create(cubeNet); err != nil {
-		t.Fatal(err)
-	} else if _, err := w.WriteTo(f); err != nil || f.Close() != nil {
-		t.Fatal(err)
-	}
+	cubeNet := writeRandomWeights(t, "cube.bgnet")
 	if e, err := New(Options{Level: bgbot.LevelNet, CubeWeightsFiles: []string{cubeNet}}); err != nil || len(e.bot.Config().CubeWeights) != 1 {
 		t.Errorf("--cube-weights %s does not reach the bot: %v", cubeNet, err)
 	}
@@ -381,14 +374,7 @@ func TestSecondOpinion(t *testing.T) {
 	if same(main, second) {
 		t.Fatal("the second network judges the start as the default does")
 	}
-	other := filepath.Join(t.TempDir(), "other.bgnet")
-	if w, err := bgbot.NewRandomWeights(8, 1); err != nil {
-		t.Fatal(err)
-	} else if f, err := os.Create(other); err != nil {
-		t.Fatal(err)
-	} else if _, err := w.WriteTo(f); err != nil || f.Close() != nil {
-		t.Fatal(err)
-	}
+	other := writeRandomWeights(t, "other.bgnet")
 	cases := []struct {
 		args                []string
 		moveSecond, cubeSec bool // the embedded second network's part
@@ -439,4 +425,23 @@ func TestSecondOpinion(t *testing.T) {
 	} else if cfg := e.bot.Config(); len(cfg.MoveWeights) != 1 || cfg.MoveWeights[0] != f.second || cfg.CubeWeights[0] != f.second {
 		t.Error("a factory engine does not share the factory's second network")
 	}
+}
+
+// writeRandomWeights writes a small random network to a file in a
+// temporary directory and returns its path.
+func writeRandomWeights(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	w, err := bgbot.NewRandomWeights(8, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteTo(f); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	return path
 }
