@@ -19,8 +19,9 @@ import (
 // on the same dice (the same seed and matchup ids), matchup by matchup, the
 // first player's points per game in the first competition minus those in
 // the second, game by game. Where one side of a matchup changed (a new
-// network against the same opponent), the dice of each game are the same
-// in both, so the difference has less luck in it than either result.
+// network against the same opponent), each game's dice are the same in
+// both. The two games soon part ways, so the raw difference keeps most of
+// the luck; the difference of luck-adjusted results keeps little of it.
 type Comparison struct {
 	// Competitions are the two codes (their paths where the codes are
 	// the same).

@@ -65,8 +65,10 @@ type Config struct {
 	// to cut the evaluation noise that near the doubling and take points
 	// turns into wrong decisions, at the cost of one evaluation a network a
 	// decision. With one second network it cut the cube errors measured
-	// offline by a quarter to a third but gained nothing measurable against
-	// gnubg 0-ply (docs/bgbot.md, More networks for the cube).
+	// offline by a quarter to a third; on its own it gained nothing
+	// measurable against gnubg 0-ply in raw results (docs/bgbot.md, More
+	// networks for the cube). The bgbot engine's default player uses it
+	// together with MoveWeights.
 	CubeWeights []*Weights
 	// MoveWeights are more networks for the moves of a bot searching 0
 	// ply: once the bot's network has scored every legal move, the
@@ -75,7 +77,10 @@ type Config struct {
 	// (outside exact bearoff positions). A mean of networks trained apart
 	// misjudges less than either, and its errors matter most among the
 	// few moves a decision is between; re-scoring only those costs one
-	// evaluation a network and kept move, not one a legal move.
+	// evaluation a network and kept move, not one a legal move. With
+	// CubeWeights, one second network gained about 0.015 points a money
+	// game against gnubg 0-ply, luck-adjusted (docs/bgbot.md, Second
+	// opinions).
 	MoveWeights []*Weights
 	// MoveKeep is how many moves MoveWeights re-score (DefaultMoveKeep
 	// when 0).
