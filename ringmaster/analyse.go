@@ -294,12 +294,8 @@ func (r *Ringmaster) analysisReport(g judge.Game, results []store.GameResult, do
 
 func (ma *MatchupAnalysis) add(res store.GameResult, a *store.Analysis) {
 	// Seats to the matchup's sides: seat A is the matchup's A unless swapped.
-	seatOf := [2]int{0, 1}
-	points := float64(res.A.Points)
-	if res.Swapped {
-		seatOf = [2]int{1, 0}
-		points = float64(res.B.Points)
-	}
+	first, points := firstPlayerSeat(res)
+	seatOf := [2]int{first, 1 - first}
 	for side := range 2 {
 		ma.Sides[side].Games++
 		for name, v := range a.Figures {
@@ -320,6 +316,15 @@ func (ma *MatchupAnalysis) add(res store.GameResult, a *store.Analysis) {
 		ma.luckPairs[k][res.Number%2] = luck[seatOf[0]]
 		ma.pairSeen[k]++
 	}
+}
+
+// firstPlayerSeat returns the seat (0 for A, 1 for B) of a game's
+// matchup's first player, and that player's points.
+func firstPlayerSeat(res store.GameResult) (int, float64) {
+	if res.Swapped {
+		return 1, float64(res.B.Points)
+	}
+	return 0, float64(res.A.Points)
 }
 
 func (ma *MatchupAnalysis) summarise() {

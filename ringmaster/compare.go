@@ -102,10 +102,10 @@ func Compare(ctx context.Context, a, b *Ringmaster, plies int) (*Comparison, err
 		ma, mb := matchups[0][id], matchups[1][id]
 		switch {
 		case mb == nil:
-			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: only in %s", id, a.Comp.Code))
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: only in %s", id, c.Competitions[0]))
 			continue
 		case ma == nil:
-			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: only in %s", id, b.Comp.Code))
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: only in %s", id, c.Competitions[1]))
 			continue
 		case ma.Settings.Canonical() != mb.Settings.Canonical():
 			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: settings differ (%s; %s)", id, ma.Settings.Describe(), mb.Settings.Describe()))
@@ -150,10 +150,7 @@ func (r *Ringmaster) firstPlayerResults(ctx context.Context, plies int) (map[str
 			// unknown, so it cannot be matched against the other's.
 			continue
 		}
-		seat, points := 0, float64(res.A.Points)
-		if res.Swapped {
-			seat, points = 1, float64(res.B.Points)
-		}
+		seat, points := firstPlayerSeat(res)
 		s := sideResult{points: points}
 		if an := analyses[res.GameID]; an != nil {
 			if v, ok := an.Figures[judge.LuckAdjusted]; ok {
