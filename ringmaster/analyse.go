@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,6 +33,9 @@ type AnalyseOptions struct {
 	Parallel int
 	// Progress, when set, receives a line per game judged.
 	Progress io.Writer
+	// Matchups, when not empty, limits the judging and the report to these
+	// matchup ids (say, the one matchup a user is waiting on).
+	Matchups []string
 }
 
 // AnalysisReport is what `ringmaster analyse` prints: every stored
@@ -92,6 +96,9 @@ func (r *Ringmaster) Analyse(ctx context.Context, opts AnalyseOptions) (*Analysi
 		if err != nil {
 			return err
 		}
+		if results, err = r.selectMatchups(results, opts.Matchups); err != nil {
+			return err
+		}
 		done, err := st.Analyses(ctx, opts.Plies)
 		if err != nil {
 			return err
@@ -109,7 +116,7 @@ func (r *Ringmaster) Analyse(ctx context.Context, opts AnalyseOptions) (*Analysi
 		if done, err = st.Analyses(ctx, opts.Plies); err != nil {
 			return err
 		}
-		rep = r.analysisReport(g, results, done)
+		rep = r.analysisReport(g, results, done, opts.Matchups)
 		rep.Plies, rep.Judge, rep.Now, rep.Failed = opts.Plies, first.Name(), now, failed
 		return nil
 	})
@@ -227,8 +234,48 @@ func judgeGame(ctx context.Context, st *store.Store, j judge.Judge, res store.Ga
 	return store.Analysis{GameID: res.GameID, Figures: figs}, nil
 }
 
-// analysisReport sums the analyses per matchup side and per player.
-func (r *Ringmaster) analysisReport(g judge.Game, results []store.GameResult, done map[string]*store.Analysis) *AnalysisReport {
+// selectMatchups keeps the results of the matchups named in ids (all of
+// them when ids is empty). An id that is neither in the control file nor
+// among the results is an error, so that a typing slip does not pass for
+// a matchup with nothing to judge.
+func (r *Ringmaster) selectMatchups(results []store.GameResult, ids []string) ([]store.GameResult, error) {
+	if len(ids) == 0 {
+		return results, nil
+	}
+	known := map[string]bool{}
+	var names []string
+	note := func(id string) {
+		if !known[id] {
+			known[id] = true
+			names = append(names, id)
+		}
+	}
+	for _, m := range r.Comp.Matchups {
+		note(m.ID)
+	}
+	for _, res := range results {
+		note(res.MatchupID)
+	}
+	wanted := map[string]bool{}
+	for _, id := range ids {
+		if !known[id] {
+			return nil, fmt.Errorf("matchup %q is not in %s (its matchups: %s)", id, r.Comp.Code, strings.Join(names, ", "))
+		}
+		wanted[id] = true
+	}
+	var kept []store.GameResult
+	for _, res := range results {
+		if wanted[res.MatchupID] {
+			kept = append(kept, res)
+		}
+	}
+	return kept, nil
+}
+
+// analysisReport sums the analyses per matchup side and per player; when
+// only is not empty, the control file's other matchups are left out (the
+// results are already those of the matchups in only).
+func (r *Ringmaster) analysisReport(g judge.Game, results []store.GameResult, done map[string]*store.Analysis, only []string) *AnalysisReport {
 	rep := &AnalysisReport{Competition: r.Comp.Code, game: g}
 	byID := map[string]*MatchupAnalysis{}
 	newMatchup := func(m *control.Matchup) *MatchupAnalysis {
@@ -241,7 +288,9 @@ func (r *Ringmaster) analysisReport(g judge.Game, results []store.GameResult, do
 		return ma
 	}
 	for _, m := range r.Comp.Matchups {
-		newMatchup(m)
+		if len(only) == 0 || slices.Contains(only, m.ID) {
+			newMatchup(m)
+		}
 	}
 	players := map[string]*judge.Player{}
 	settingsOf := map[string]string{} // a player's settings text, "" once mixed

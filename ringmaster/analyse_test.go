@@ -143,6 +143,56 @@ func TestAnalyseResumes(t *testing.T) {
 	checkAnalysisReport(t, rep)
 }
 
+// TestAnalyseChosenMatchups judges only the matchups asked for: their
+// games are judged and reported, the others' are left for a later call,
+// and an unknown id is an error that lists the matchups.
+func TestAnalyseChosenMatchups(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "one.toml", analyseControl)
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 2); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(rep *ringmaster.AnalysisReport) []string {
+		var out []string
+		for _, ma := range rep.Matchups {
+			out = append(out, ma.Matchup.ID)
+		}
+		return out
+	}
+	rep, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Matchups: []string{"money"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(rep); rep.Now != 2 || rep.Analysed != 2 || fmt.Sprint(got) != "[money]" || countAnalyses(t, rm.DBPath()) != 2 {
+		t.Errorf("money only: %d now, %d analysed, matchups %v, %d stored; want 2, 2, [money], 2",
+			rep.Now, rep.Analysed, got, countAnalyses(t, rm.DBPath()))
+	}
+	if len(rep.Players) != 2 || rep.Players[0].Code != "heuristic" || rep.Players[1].Code != "net" || rep.Matchups[0].Raw.Samples != 2 {
+		t.Errorf("money only: players %+v, %d games in the matchup", rep.Players, rep.Matchups[0].Raw.Samples)
+	}
+	rep, err = rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Matchups: []string{"money", "nn"}, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(rep); rep.Now != 4 || rep.Analysed != 6 || fmt.Sprint(got) != "[nn money]" {
+		t.Errorf("nn and money: %d now, %d analysed, matchups %v; want 4, 6, [nn money]", rep.Now, rep.Analysed, got)
+	}
+	_, err = rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Matchups: []string{"nx"}})
+	if err == nil || !strings.Contains(err.Error(), `matchup "nx" is not in one (its matchups: nn, nh, money)`) {
+		t.Errorf("unknown matchup: %v", err)
+	}
+	if rep, err = rm.Analyse(context.Background(), ringmaster.AnalyseOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Now != 4 || rep.Analysed != 10 {
+		t.Errorf("the rest: %d now, %d analysed; want 4, 10", rep.Now, rep.Analysed)
+	}
+}
+
 func countAnalyses(t *testing.T, dbPath string) int {
 	t.Helper()
 	db, err := sql.Open("sqlite", dbPath)

@@ -37,6 +37,9 @@ func TestAnalyseCommand(t *testing.T) {
 	if code, _, errs := runMain(t, "analyse", ctl, "--plies", "7"); code != exitError || !strings.Contains(errs, "--plies 7 out of range") {
 		t.Errorf("--plies 7: exit %d, %s", code, errs)
 	}
+	if code, _, errs := runMain(t, "analyse", ctl, "--matchup", "nope"); code != exitError || !strings.Contains(errs, `matchup "nope" is not in c`) {
+		t.Errorf("--matchup nope: exit %d, %s", code, errs)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errOut strings.Builder

@@ -147,8 +147,9 @@ func analyseFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaste
 	parallel := fs.IntP("parallel", "j", 1, fmt.Sprintf("games judged at once (1 to %d)", ringmaster.MaxAnalyseParallel))
 	asJSON := fs.Bool("json", false, "print the statistics as JSON (fields in docs/analysis.md)")
 	quiet := fs.BoolP("quiet", "q", false, "no line per game judged")
+	matchups := fs.StringSlice("matchup", nil, "judge and report only this matchup id (repeat, or separate with commas)")
 	return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
-		opts := ringmaster.AnalyseOptions{Plies: *plies, Parallel: *parallel}
+		opts := ringmaster.AnalyseOptions{Plies: *plies, Parallel: *parallel, Matchups: *matchups}
 		if !*quiet {
 			opts.Progress = o.stderr
 		}
