@@ -76,11 +76,17 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	weights := fs.String("weights", "", "weights to score (default: embedded)")
 	plies := fs.Int("plies", 0, "depth of the evaluation scored")
 	moves := fs.String("moves", "", "also score the chequer play on this move set (bgtool gnubg-moveset writes one)")
+	moveWeights := fs.StringSlice("move-weights", nil, "more networks that score the --move-keep best moves again at 0 ply, by the mean of all (the bgbot engine's second opinion); scored on the move set")
+	moveKeep := fs.Int("move-keep", bgbot.DefaultMoveKeep, "moves --move-weights score again")
+	cubeWeights := fs.StringSlice("cube-weights", nil, "more networks whose probabilities are averaged with the main network's in the cube decisions scored")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *plies < 0 || *plies > bgbot.MaxPlies {
 		return cli.Usagef("benchmark: --plies must be within 0..%d", bgbot.MaxPlies)
+	}
+	if *moveKeep < 1 {
+		return cli.Usagef("benchmark: --move-keep must be at least 1")
 	}
 	f, err := os.Open(*set)
 	if err != nil {
@@ -99,14 +105,23 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: *plies})
+	mw, err := loadWeightsList(*moveWeights)
+	if err != nil {
+		return fmt.Errorf("benchmark: --move-weights: %w", err)
+	}
+	cw, err := loadWeightsList(*cubeWeights)
+	if err != nil {
+		return fmt.Errorf("benchmark: --cube-weights: %w", err)
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: *plies,
+		MoveWeights: mw, MoveKeep: *moveKeep, CubeWeights: cw})
 	if err != nil {
 		return err
 	}
 	rows := benchset.Scores(positions, bot.Probs)
 	fmt.Fprintf(stdout, "%s at %d ply on %s:\n", nameOr(*weights, "embedded weights"), *plies, *set)
 	writeScores(stdout, rows)
-	c := benchset.CubeScores(positions, bot.Probs)
+	c := benchset.CubeScores(positions, bot.CubeProbs)
 	fmt.Fprintf(stdout, "money cube decisions (Jacoby), equity given up in all, priced by the set's probabilities:\n")
 	fmt.Fprintf(stdout, "  doubles %.2f (%d wrong, %d missed), takes %.2f (%d wrong takes, %d wrong passes), redoubles %.2f\n",
 		c.Double, c.WrongDoubles, c.MissedDoubles, c.Take, c.WrongTakes, c.WrongPasses, c.Redouble)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -81,5 +82,74 @@ func TestMakePruner(t *testing.T) {
 	stderr.Reset()
 	if code := run(context.Background(), []string{"makepruner", "--hidden", "0"}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("--hidden 0: exit %d (%s)", code, stderr.String())
+	}
+}
+
+// benchmark's --move-weights and --cube-weights score the bot's second
+// opinions: the main network asked twice changes nothing, another network
+// changes the chequer and cube figures; bad values are usage errors.
+func TestBenchmarkSecondOpinions(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../engine/bgbot/testdata/gnubg2-moves.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	moves := filepath.Join(dir, "moves.txt")
+	if err := os.WriteFile(moves, []byte(strings.Join(lines[:204], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	def, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := bgbot.NewRandomWeights(16, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, random := filepath.Join(dir, "same.bgnet"), filepath.Join(dir, "random.bgnet")
+	for path, w := range map[string]*bgbot.Weights{same: def, random: other} {
+		if err := writeAtomic(path, func(out io.Writer) error { _, err := w.WriteTo(out); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bench := func(extra ...string) (chequer, cube string) {
+		t.Helper()
+		args := append([]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--moves", moves}, extra...)
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+		}
+		out := stdout.String()
+		i := strings.Index(out, "chequer play on")
+		j := strings.Index(out, "  doubles")
+		if i < 0 || j < 0 || !regexp.MustCompile(`(?m)^all +200 `).MatchString(out[i:]) {
+			t.Fatalf("%v printed:\n%s", args, out)
+		}
+		return out[i:], out[j : j+strings.Index(out[j:], "\n")]
+	}
+	plainMoves, plainCube := bench()
+	if m, c := bench("--move-weights", same, "--cube-weights", same); m != plainMoves || c != plainCube {
+		t.Errorf("the main network as its own second opinion changed the figures:\n%s\n%s\nagainst\n%s\n%s", m, c, plainMoves, plainCube)
+	}
+	if m, c := bench("--move-weights", random, "--move-keep", "5"); m == plainMoves || c != plainCube {
+		t.Errorf("--move-weights: chequer figures changed %v (want true), cube figures changed %v (want false)", m != plainMoves, c != plainCube)
+	}
+	if m, c := bench("--cube-weights", random); m != plainMoves || c == plainCube {
+		t.Errorf("--cube-weights: chequer figures changed %v (want false), cube figures changed %v (want true)", m != plainMoves, c != plainCube)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"benchmark", "--move-keep", "0"}, 2, "--move-keep must be at least 1"},
+		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--move-weights", ","}, 1, "--move-weights: empty file name"},
+		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--cube-weights", filepath.Join(dir, "missing.bgnet")}, 1, "--cube-weights: weights: open"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), c.args, nil, &stdout, &stderr); code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr.String(), c.code, c.want)
+		}
 	}
 }

@@ -20,6 +20,23 @@ func loadWeights(path string) (*bgbot.Weights, error) {
 	return loadFile(path, "weights", bgbot.DefaultWeights, bgbot.ParseWeights)
 }
 
+// loadWeightsList reads each of paths ("" is not allowed: it would
+// silently stand for the embedded network).
+func loadWeightsList(paths []string) ([]*bgbot.Weights, error) {
+	var out []*bgbot.Weights
+	for _, p := range paths {
+		if p == "" {
+			return nil, fmt.Errorf("empty file name")
+		}
+		w, err := loadWeights(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
 // loadPruner reads a pruner file, or the embedded pruner for "".
 func loadPruner(path string) (*bgbot.Pruner, error) {
 	return loadFile(path, "pruner", bgbot.DefaultPruner, bgbot.ParsePruner)

@@ -51,6 +51,12 @@ func TestCubeWeightsAverage(t *testing.T) {
 	if math.Abs(got.NoDouble-want.NoDouble) > 1e-6 || math.Abs(got.DoubleTake-want.DoubleTake) > 1e-6 {
 		t.Errorf("cube equities %+v, want those of the mean probabilities %+v", got, want)
 	}
+	if got := ens.CubeProbs(s.Board); got != mean {
+		t.Errorf("CubeProbs %v, want the mean %v", got, mean)
+	}
+	if got := plain.CubeProbs(s.Board); got != p {
+		t.Errorf("CubeProbs without cube networks %v, want the network's %v", got, p)
+	}
 	alone, err := plain.Cube(s)
 	if err != nil {
 		t.Fatal(err)

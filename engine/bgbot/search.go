@@ -459,6 +459,10 @@ func (bt *Bot) replies(boards []backgammon.Board, keep int) []int {
 // command use.
 func (bt *Bot) Probs(b backgammon.Board) Probs { return bt.probsAt(b, bt.cfg.Plies) }
 
+// CubeProbs is Probs as a cube decision at the bot's search depth sees b:
+// at 0 ply, with Config.CubeWeights' networks averaged in.
+func (bt *Bot) CubeProbs(b backgammon.Board) Probs { return bt.cubeProbs(b, bt.cfg.Plies) }
+
 // exactProbs returns the probabilities of b from a bearoff database, and
 // whether one holds b.
 func (bt *Bot) exactProbs(b *backgammon.Board) (Probs, bool) {
