@@ -190,3 +190,41 @@ func TestCommittedMoveSet(t *testing.T) {
 		t.Errorf("1 ply gives up %.4f, no less than 0 ply's %.4f", one.Loss, z.Loss)
 	}
 }
+
+// The larger committed move set (gnubg2-moves-3000.txt: 3,000 decisions
+// from the default player's games against gnubg 0-ply, priced by gnubg
+// at 2 ply) holds the embedded network alone to its measured 3.84 mEMG a
+// decision (a drift past 4.2 fails), and the engine's second opinion on
+// its best moves (the embedded second network) to less than that: 3.56.
+func TestCommittedMoveSet3000(t *testing.T) {
+	set, err := ReadMoves(openTestdata(t, "gnubg2-moves-3000.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) != 3000 {
+		t.Fatalf("%d decisions, want 3000", len(set))
+	}
+	second, err := bgbot.DefaultSecondWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(cfg bgbot.Config) MoveScore {
+		bot, err := bgbot.NewBot(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ScoreMoves(set, func(b backgammon.Board, d1, d2 int) backgammon.Board {
+			mv, _, _ := bot.ChooseMove(b, d1, d2)
+			return b.Apply(mv)
+		})[0]
+	}
+	alone := score(bgbot.Config{Level: bgbot.LevelNet})
+	pair := score(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}})
+	t.Logf("embedded network alone %.2f mEMG a decision, with the second opinion %.2f", 1000*alone.Loss, 1000*pair.Loss)
+	if alone.Unknown != 0 || pair.Unknown != 0 || alone.Loss > 0.0042 {
+		t.Errorf("embedded network alone: %+v", alone)
+	}
+	if !(pair.Loss < alone.Loss) {
+		t.Errorf("with the second opinion %.4f, no less than alone %.4f", pair.Loss, alone.Loss)
+	}
+}
