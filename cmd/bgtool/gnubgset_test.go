@@ -94,10 +94,7 @@ func TestGnubgMoveset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ours := benchset.ScoreMoves(set, func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		m, _, _ := bot.ChooseMove(b, d1, d2)
-		return b.Apply(m)
-	})[0]
+	ours := benchset.ScoreMoves(set, benchset.BotChoice(bot))[0]
 	worst := benchset.ScoreMoves(set, func(b backgammon.Board, d1, d2 int) backgammon.Board {
 		for _, d := range set {
 			if d.Board == b && d.Dice == [2]int{max(d1, d2), min(d1, d2)} {

@@ -138,10 +138,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("benchmark: %s: %w", *moves, err)
 	}
-	mrows := benchset.ScoreMoves(decisions, func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		m, _, _ := bot.ChooseMove(b, d1, d2)
-		return b.Apply(m)
-	})
+	mrows := benchset.ScoreMoves(decisions, benchset.BotChoice(bot))
 	fmt.Fprintf(stdout, "chequer play on %s (cubeless equity given up per decision, by the set's judge):\n", *moves)
 	fmt.Fprintf(stdout, "%-14s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
 	for _, r := range mrows {

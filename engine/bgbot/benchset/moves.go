@@ -200,6 +200,15 @@ type MoveScore struct {
 	Unknown int
 }
 
+// BotChoice is ScoreMoves' choose for bot: the position its cubeless
+// move leaves.
+func BotChoice(bot *bgbot.Bot) func(b backgammon.Board, d1, d2 int) backgammon.Board {
+	return func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		m, _, _ := bot.ChooseMove(b, d1, d2)
+		return b.Apply(m)
+	}
+}
+
 // ScoreMoves measures choose (the position the player would leave with
 // the roll, from its own view) against the set, one MoveScore per row of
 // Breakdown (the class of the position before the move, and for contact

@@ -97,10 +97,7 @@ func TestMoveSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net := ScoreMoves(back, func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		mv, _, _ := bot.ChooseMove(b, d1, d2)
-		return b.Apply(mv)
-	})[0]
+	net := ScoreMoves(back, BotChoice(bot))[0]
 	if net.Unknown != 0 || net.Decisions != len(set) {
 		t.Errorf("bgbot's choices: %+v", net)
 	}
@@ -169,13 +166,7 @@ func TestCommittedMoveSet(t *testing.T) {
 		t.Fatalf("%d decisions, want 1500", len(set))
 	}
 	bots := embeddedBots(t)
-	chooser := func(plies int) func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		bot := bots(plies)
-		return func(b backgammon.Board, d1, d2 int) backgammon.Board {
-			mv, _, _ := bot.ChooseMove(b, d1, d2)
-			return b.Apply(mv)
-		}
-	}
+	chooser := func(plies int) func(b backgammon.Board, d1, d2 int) backgammon.Board { return BotChoice(bots(plies)) }
 	zero := ScoreMoves(set, chooser(0))[0]
 	if zero.Unknown != 0 || zero.Loss > 0.0045 {
 		t.Errorf("embedded network at 0 ply: %+v", zero)
@@ -213,10 +204,7 @@ func TestCommittedMoveSet3000(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ScoreMoves(set, func(b backgammon.Board, d1, d2 int) backgammon.Board {
-			mv, _, _ := bot.ChooseMove(b, d1, d2)
-			return b.Apply(mv)
-		})[0]
+		return ScoreMoves(set, BotChoice(bot))[0]
 	}
 	alone := score(bgbot.Config{Level: bgbot.LevelNet})
 	pair := score(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}})
