@@ -79,6 +79,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	moveWeights := fs.StringSlice("move-weights", nil, "more networks that score the --move-keep best moves again at 0 ply, by the mean of all (the bgbot engine's second opinion); scored on the move set")
 	moveKeep := fs.Int("move-keep", bgbot.DefaultMoveKeep, "moves --move-weights score again")
 	cubeWeights := fs.StringSlice("cube-weights", nil, "more networks whose probabilities are averaged with the main network's in the cube decisions scored")
+	choices := fs.String("choices", "", "also score, on the move set, the choices of the judge that priced this move set of the same decisions (its best result in each), e.g. gnubg 0-ply's from bgtool gnubg-moveset --plies 0")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -138,16 +139,37 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("benchmark: %s: %w", *moves, err)
 	}
-	mrows := benchset.ScoreMoves(decisions, benchset.BotChoice(bot))
 	fmt.Fprintf(stdout, "chequer play on %s (cubeless equity given up per decision, by the set's judge):\n", *moves)
-	fmt.Fprintf(stdout, "%-14s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
-	for _, r := range mrows {
+	if err := writeMoveScores(stdout, *moves, benchset.ScoreMoves(decisions, benchset.BotChoice(bot))); err != nil {
+		return err
+	}
+	if *choices == "" {
+		return nil
+	}
+	f, err = os.Open(*choices)
+	if err != nil {
+		return fmt.Errorf("benchmark: %w", err)
+	}
+	ref, err := benchset.ReadMoves(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("benchmark: %s: %w", *choices, err)
+	}
+	fmt.Fprintf(stdout, "the choices of %s's judge on %s:\n", *choices, *moves)
+	return writeMoveScores(stdout, *moves, benchset.ScoreMoves(decisions, benchset.SetChoice(ref)))
+}
+
+// writeMoveScores prints ScoreMoves' rows, and fails when a choice left a
+// position the move set does not hold.
+func writeMoveScores(w io.Writer, moves string, rows []benchset.MoveScore) error {
+	fmt.Fprintf(w, "%-14s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
+	for _, r := range rows {
 		if r.Decisions > 0 {
-			fmt.Fprintf(stdout, "%-14s %9d %8.2f %10.1f%%\n", r.Name, r.Decisions, 1000*r.Loss, 100*r.Best)
+			fmt.Fprintf(w, "%-14s %9d %8.2f %10.1f%%\n", r.Name, r.Decisions, 1000*r.Loss, 100*r.Best)
 		}
 	}
-	if n := mrows[0].Unknown; n > 0 {
-		return fmt.Errorf("benchmark: %s: %d choices left positions the set does not hold", *moves, n)
+	if n := rows[0].Unknown; n > 0 {
+		return fmt.Errorf("benchmark: %s: %d choices left positions the set does not hold", moves, n)
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
 	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
 	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
+	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
@@ -81,6 +82,12 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %w", err)
 		}
 		fmt.Fprintf(stdout, "widened to %d hidden units\n", w.Hidden)
+	}
+	if *crashed && w.Classes() < bgbot.NumClasses {
+		if w, err = w.SplitCrashed(); err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+		fmt.Fprintln(stdout, "crashed positions now have their own network (a copy of the contact network)")
 	}
 	var pruner *bgbot.Pruner
 	if !*noPrune && *teacher == "self" { // gnubg's labels need no pruner of ours

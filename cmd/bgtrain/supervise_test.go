@@ -121,6 +121,40 @@ func TestSuperviseCommand(t *testing.T) {
 	if moved == 0 {
 		t.Error("a contact-only fit left every contact position's judgement as it was")
 	}
+	// --crashed gives crashed positions a network of their own first;
+	// fitting it alone moves a crashed position's judgement and leaves
+	// every contact position's as it was.
+	var crash backgammon.Board
+	crash[backgammon.OnRoll][0], crash[backgammon.OnRoll][6], crash[backgammon.OnRoll][12] = 10, 2, 3
+	crash[backgammon.Opponent][19], crash[backgammon.Opponent][12], crash[backgammon.Opponent][7], crash[backgammon.Opponent][5] = 2, 5, 3, 5
+	if bgbot.Class(&crash) != bgbot.ClassCrashed || def.Classes() == bgbot.NumClasses {
+		t.Fatalf("test setup: class %d, default network has %d classes", bgbot.Class(&crash), def.Classes())
+	}
+	withCrash := filepath.Join(dir, "crash.bin")
+	if f, err := os.Create(withCrash); err != nil {
+		t.Fatal(err)
+	} else if err := bgbot.WriteLabelled(f, append(once, bgbot.Labelled{Board: crash, Probs: bgbot.Probs{0.05}})); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	split := filepath.Join(dir, "split.bgnet")
+	if code := run(ctx, []string{"supervise", "--labels", withCrash, "--crashed", "--classes", "crashed", "--epochs", "3", "--alpha", "0.05", "--out", split}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	crashFit, err := loadWeights(split)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if crashFit.Classes() != bgbot.NumClasses {
+		t.Errorf("--crashed: %d networks", crashFit.Classes())
+	}
+	if before, after := def.NewEvaluator().Evaluate(crash), crashFit.NewEvaluator().Evaluate(crash); before == after {
+		t.Errorf("--crashed --classes crashed: the crashed position still judged %v", after)
+	}
+	for _, d := range once {
+		if bgbot.Class(&d.Board) == bgbot.ClassContact && def.NewEvaluator().Evaluate(d.Board) != crashFit.NewEvaluator().Evaluate(d.Board) {
+			t.Fatalf("--crashed --classes crashed moved a contact position's judgement")
+		}
+	}
 	if code := run(ctx, []string{"supervise", "--labels", labels, "--classes", "contact,bearoff", "--out", filepath.Join(dir, "z.bgnet")}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("--classes bearoff: exit %d, want 2", code)
 	}

@@ -209,6 +209,39 @@ func BotChoice(bot *bgbot.Bot) func(b backgammon.Board, d1, d2 int) backgammon.B
 	}
 }
 
+// SetChoice is ScoreMoves' choose for the player whose judgement priced
+// ref: in each decision ref holds (same position and roll), the result it
+// prices best. That scores, say, gnubg 0-ply's own choices against a set
+// priced by gnubg 2-ply on the same decisions. A decision ref lacks gets
+// the position before the move, which no set holds as a result, so
+// ScoreMoves counts it as unknown.
+func SetChoice(ref []MoveDecision) func(b backgammon.Board, d1, d2 int) backgammon.Board {
+	type key struct {
+		board backgammon.Board
+		dice  [2]int
+	}
+	best := make(map[key]backgammon.Board, len(ref))
+	for _, d := range ref {
+		if len(d.Results) == 0 {
+			continue
+		}
+		top := d.Results[0]
+		for _, r := range d.Results[1:] {
+			if r.Equity > top.Equity {
+				top = r
+			}
+		}
+		best[key{d.Board, d.Dice}] = top.Board
+		best[key{d.Board, [2]int{d.Dice[1], d.Dice[0]}}] = top.Board
+	}
+	return func(b backgammon.Board, d1, d2 int) backgammon.Board {
+		if got, ok := best[key{b, [2]int{d1, d2}}]; ok {
+			return got
+		}
+		return b
+	}
+}
+
 // ScoreMoves measures choose (the position the player would leave with
 // the roll, from its own view) against the set, one MoveScore per row of
 // Breakdown (the class of the position before the move, and for contact

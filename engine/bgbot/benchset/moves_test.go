@@ -91,6 +91,25 @@ func TestMoveSet(t *testing.T) {
 	if s := ScoreMoves(back[:3], func(b backgammon.Board, _, _ int) backgammon.Board { return b })[0]; s.Unknown != 3 || s.Decisions != 0 {
 		t.Errorf("illegal choices: %+v", s)
 	}
+	// The set's own judge, read back through SetChoice, gives up nothing;
+	// the worst result's judge gives up the spread, and a decision the
+	// reference lacks is unknown.
+	worst := make([]MoveDecision, len(back))
+	for i, d := range back {
+		worst[i] = MoveDecision{Board: d.Board, Dice: [2]int{d.Dice[1], d.Dice[0]}}
+		for _, r := range d.Results {
+			worst[i].Results = append(worst[i].Results, MoveResult{Board: r.Board, Equity: -r.Equity})
+		}
+	}
+	if s := ScoreMoves(back, SetChoice(back))[0]; s.Decisions != len(back) || s.Loss > 1e-9 || s.Best != 1 {
+		t.Errorf("the set's own choices: %+v", s)
+	}
+	if s := ScoreMoves(back, SetChoice(worst))[0]; s.Decisions != len(back) || s.Loss < spread-1e-4 || s.Loss > spread+1e-4 {
+		t.Errorf("the reversed judge's choices give up %+v, want the spread %.5f", s, spread)
+	}
+	if s := ScoreMoves(back, SetChoice(back[1:]))[0]; s.Unknown != 1 || s.Decisions != len(back)-1 {
+		t.Errorf("a reference lacking one decision: %+v", s)
+	}
 	// Every move bgbot chooses leaves a position the set holds.
 	w, _ := bgbot.DefaultWeights()
 	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w})
