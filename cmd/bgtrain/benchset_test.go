@@ -138,6 +138,11 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 	if m, c := bench("--cube-weights", random); m != plainMoves || c == plainCube {
 		t.Errorf("--cube-weights: chequer figures changed %v (want false), cube figures changed %v (want true)", m != plainMoves, c != plainCube)
 	}
+	// --choices scores the move set's own judge after the network: its
+	// best result in every decision gives up nothing.
+	if m, _ := bench("--choices", moves); !strings.HasPrefix(m, plainMoves) || !regexp.MustCompile(`judge on .*\n.*\nall +200 +0\.00 +100\.0%`).MatchString(m[len(plainMoves):]) {
+		t.Errorf("--choices with the set itself printed:\n%s", m)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -146,6 +151,7 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 		{[]string{"benchmark", "--move-keep", "0"}, 2, "--move-keep must be at least 1"},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--move-weights", ","}, 1, "--move-weights: empty file name"},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--cube-weights", filepath.Join(dir, "missing.bgnet")}, 1, "--cube-weights: weights: open"},
+		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--moves", moves, "--choices", filepath.Join(dir, "missing.txt")}, 1, "missing.txt"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), c.args, nil, &stdout, &stderr); code != c.code || !strings.Contains(stderr.String(), c.want) {
