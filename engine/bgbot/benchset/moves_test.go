@@ -234,4 +234,17 @@ func TestCommittedMoveSet3000(t *testing.T) {
 	if !(pair.Loss < alone.Loss) {
 		t.Errorf("with the second opinion %.4f, no less than alone %.4f", pair.Loss, alone.Loss)
 	}
+	// gnubg 0-ply's own choices on the same decisions (its pricing of
+	// them, gnubg0-moves-3000.txt): every decision is there, and by gnubg
+	// 2-ply's judgement it gives up less than the embedded network alone,
+	// as in games against it.
+	ref, err := ReadMoves(openTestdata(t, "gnubg0-moves-3000.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g0 := ScoreMoves(set, SetChoice(ref))[0]
+	t.Logf("gnubg 0-ply's choices %.2f mEMG a decision", 1000*g0.Loss)
+	if g0.Unknown != 0 || g0.Decisions != len(set) || !(g0.Loss < alone.Loss) {
+		t.Errorf("gnubg 0-ply's choices: %+v", g0)
+	}
 }
