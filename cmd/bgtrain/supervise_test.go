@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -121,14 +122,22 @@ func TestSuperviseCommand(t *testing.T) {
 	if moved == 0 {
 		t.Error("a contact-only fit left every contact position's judgement as it was")
 	}
-	// --crashed gives crashed positions a network of their own first;
-	// fitting it alone moves a crashed position's judgement and leaves
-	// every contact position's as it was.
+	// --crashed gives a network of two classes (as TD training makes
+	// them) a crashed network first; fitting it alone moves a crashed
+	// position's judgement and leaves every contact position's as it was.
+	plain, err := bgbot.NewWeightsLayout(bgbot.LayoutV2, 16, bgbot.SeededRand(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainFile := filepath.Join(dir, "plain.bgnet")
+	if err := writeAtomic(plainFile, func(out io.Writer) error { _, err := plain.WriteTo(out); return err }); err != nil {
+		t.Fatal(err)
+	}
 	var crash backgammon.Board
 	crash[backgammon.OnRoll][0], crash[backgammon.OnRoll][6], crash[backgammon.OnRoll][12] = 10, 2, 3
 	crash[backgammon.Opponent][19], crash[backgammon.Opponent][12], crash[backgammon.Opponent][7], crash[backgammon.Opponent][5] = 2, 5, 3, 5
-	if bgbot.Class(&crash) != bgbot.ClassCrashed || def.Classes() == bgbot.NumClasses {
-		t.Fatalf("test setup: class %d, default network has %d classes", bgbot.Class(&crash), def.Classes())
+	if bgbot.Class(&crash) != bgbot.ClassCrashed || plain.Classes() == bgbot.NumClasses {
+		t.Fatalf("test setup: class %d, the starting network has %d classes", bgbot.Class(&crash), plain.Classes())
 	}
 	withCrash := filepath.Join(dir, "crash.bin")
 	if f, err := os.Create(withCrash); err != nil {
@@ -137,7 +146,7 @@ func TestSuperviseCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	split := filepath.Join(dir, "split.bgnet")
-	if code := run(ctx, []string{"supervise", "--labels", withCrash, "--crashed", "--classes", "crashed", "--epochs", "3", "--alpha", "0.05", "--out", split}, nil, &stdout, &stderr); code != 0 {
+	if code := run(ctx, []string{"supervise", "--from", plainFile, "--labels", withCrash, "--crashed", "--classes", "crashed", "--epochs", "3", "--alpha", "0.05", "--out", split}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
 	crashFit, err := loadWeights(split)
@@ -147,11 +156,11 @@ func TestSuperviseCommand(t *testing.T) {
 	if crashFit.Classes() != bgbot.NumClasses {
 		t.Errorf("--crashed: %d networks", crashFit.Classes())
 	}
-	if before, after := def.NewEvaluator().Evaluate(crash), crashFit.NewEvaluator().Evaluate(crash); before == after {
+	if before, after := plain.NewEvaluator().Evaluate(crash), crashFit.NewEvaluator().Evaluate(crash); before == after {
 		t.Errorf("--crashed --classes crashed: the crashed position still judged %v", after)
 	}
 	for _, d := range once {
-		if bgbot.Class(&d.Board) == bgbot.ClassContact && def.NewEvaluator().Evaluate(d.Board) != crashFit.NewEvaluator().Evaluate(d.Board) {
+		if bgbot.Class(&d.Board) == bgbot.ClassContact && plain.NewEvaluator().Evaluate(d.Board) != crashFit.NewEvaluator().Evaluate(d.Board) {
 			t.Fatalf("--crashed --classes crashed moved a contact position's judgement")
 		}
 	}
