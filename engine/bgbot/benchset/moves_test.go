@@ -203,9 +203,10 @@ func TestCommittedMoveSet(t *testing.T) {
 
 // The larger committed move set (gnubg2-moves-3000.txt: 3,000 decisions
 // from the default player's games against gnubg 0-ply, priced by gnubg
-// at 2 ply) holds the embedded network alone to its measured 3.84 mEMG a
-// decision (a drift past 4.2 fails), and the engine's second opinion on
-// its best moves (the embedded second network) to less than that: 3.56.
+// at 2 ply) holds the embedded network alone to its measured 3.59 mEMG a
+// decision (a drift past 3.9 fails; the network before, V2c, gave 3.84),
+// and the engine's second opinion on its best moves (the embedded second
+// network) to less than that: 3.22.
 func TestCommittedMoveSet3000(t *testing.T) {
 	set, err := ReadMoves(openTestdata(t, "gnubg2-moves-3000.txt"))
 	if err != nil {
@@ -228,7 +229,7 @@ func TestCommittedMoveSet3000(t *testing.T) {
 	alone := score(bgbot.Config{Level: bgbot.LevelNet})
 	pair := score(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}})
 	t.Logf("embedded network alone %.2f mEMG a decision, with the second opinion %.2f", 1000*alone.Loss, 1000*pair.Loss)
-	if alone.Unknown != 0 || pair.Unknown != 0 || alone.Loss > 0.0042 {
+	if alone.Unknown != 0 || pair.Unknown != 0 || alone.Loss > 0.0039 {
 		t.Errorf("embedded network alone: %+v", alone)
 	}
 	if !(pair.Loss < alone.Loss) {
