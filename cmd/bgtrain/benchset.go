@@ -130,14 +130,9 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if *moves == "" {
 		return nil
 	}
-	f, err = os.Open(*moves)
+	decisions, err := readMoveSet(*moves)
 	if err != nil {
-		return fmt.Errorf("benchmark: %w", err)
-	}
-	decisions, err := benchset.ReadMoves(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("benchmark: %s: %w", *moves, err)
+		return err
 	}
 	fmt.Fprintf(stdout, "chequer play on %s (cubeless equity given up per decision, by the set's judge):\n", *moves)
 	if err := writeMoveScores(stdout, *moves, benchset.ScoreMoves(decisions, benchset.BotChoice(bot))); err != nil {
@@ -146,17 +141,26 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if *choices == "" {
 		return nil
 	}
-	f, err = os.Open(*choices)
+	ref, err := readMoveSet(*choices)
 	if err != nil {
-		return fmt.Errorf("benchmark: %w", err)
-	}
-	ref, err := benchset.ReadMoves(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("benchmark: %s: %w", *choices, err)
+		return err
 	}
 	fmt.Fprintf(stdout, "the choices of %s's judge on %s:\n", *choices, *moves)
 	return writeMoveScores(stdout, *moves, benchset.ScoreMoves(decisions, benchset.SetChoice(ref)))
+}
+
+// readMoveSet reads a move set file.
+func readMoveSet(path string) ([]benchset.MoveDecision, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("benchmark: %w", err)
+	}
+	defer f.Close()
+	set, err := benchset.ReadMoves(f)
+	if err != nil {
+		return nil, fmt.Errorf("benchmark: %s: %w", path, err)
+	}
+	return set, nil
 }
 
 // writeMoveScores prints ScoreMoves' rows, and fails when a choice left a
