@@ -134,11 +134,10 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	if *crashed && w.Classes() < bgbot.NumClasses {
-		if w, err = w.SplitCrashed(); err != nil {
+	if *crashed {
+		if w, err = splitCrashed(w, stdout); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, "crashed positions now have their own network (a copy of the contact network)")
 	}
 	begin := time.Now()
 	last := 0
@@ -308,4 +307,18 @@ func reviveIdle(ctx context.Context, w *bgbot.Weights, seed uint64, stdout io.Wr
 		fmt.Fprintf(stdout, "revived %d idle hidden units of the %s network\n", w.Revive(boards, c.class, rng), c.name)
 	}
 	return nil
+}
+
+// splitCrashed gives w's crashed positions a network of their own, a copy
+// of the contact network (bgbot.Weights.SplitCrashed), unless w has one.
+func splitCrashed(w *bgbot.Weights, stdout io.Writer) (*bgbot.Weights, error) {
+	if w.Classes() == bgbot.NumClasses {
+		return w, nil
+	}
+	split, err := w.SplitCrashed()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(stdout, "crashed positions now have their own network (a copy of the contact network)")
+	return split, nil
 }

@@ -83,11 +83,10 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "widened to %d hidden units\n", w.Hidden)
 	}
-	if *crashed && w.Classes() < bgbot.NumClasses {
-		if w, err = w.SplitCrashed(); err != nil {
+	if *crashed {
+		if w, err = splitCrashed(w, stdout); err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
-		fmt.Fprintln(stdout, "crashed positions now have their own network (a copy of the contact network)")
 	}
 	var pruner *bgbot.Pruner
 	if !*noPrune && *teacher == "self" { // gnubg's labels need no pruner of ours

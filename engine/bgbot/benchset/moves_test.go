@@ -168,6 +168,19 @@ func FuzzReadMoves(f *testing.F) {
 	})
 }
 
+// readCommittedMoves reads a move set from testdata holding want decisions.
+func readCommittedMoves(t *testing.T, name string, want int) []MoveDecision {
+	t.Helper()
+	set, err := ReadMoves(openTestdata(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) != want {
+		t.Fatalf("%s: %d decisions, want %d", name, len(set), want)
+	}
+	return set
+}
+
 // The committed move set (engine/bgbot/testdata/gnubg2-moves.txt: 1,500
 // chequer decisions from games against gnubg, every legal move priced by
 // gnubg at 2 ply) reads, and holds the embedded network's 0-ply play to
@@ -177,13 +190,7 @@ func FuzzReadMoves(f *testing.F) {
 // own choices: 2.48), so a network whose play drifts past 4.5 fails.
 // 1-ply play gives up less than 0-ply play.
 func TestCommittedMoveSet(t *testing.T) {
-	set, err := ReadMoves(openTestdata(t, "gnubg2-moves.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(set) != 1500 {
-		t.Fatalf("%d decisions, want 1500", len(set))
-	}
+	set := readCommittedMoves(t, "gnubg2-moves.txt", 1500)
 	bots := embeddedBots(t)
 	chooser := func(plies int) func(b backgammon.Board, d1, d2 int) backgammon.Board { return BotChoice(bots(plies)) }
 	zero := ScoreMoves(set, chooser(0))[0]
@@ -208,13 +215,7 @@ func TestCommittedMoveSet(t *testing.T) {
 // and the engine's second opinion on its best moves (the embedded second
 // network) to less than that: 3.22.
 func TestCommittedMoveSet3000(t *testing.T) {
-	set, err := ReadMoves(openTestdata(t, "gnubg2-moves-3000.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(set) != 3000 {
-		t.Fatalf("%d decisions, want 3000", len(set))
-	}
+	set := readCommittedMoves(t, "gnubg2-moves-3000.txt", 3000)
 	second, err := bgbot.DefaultSecondWeights()
 	if err != nil {
 		t.Fatal(err)
