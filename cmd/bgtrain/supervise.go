@@ -88,6 +88,11 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %w", err)
 		}
 	}
+	// Without a crashed network the contact network judges crashed
+	// positions, so fitting "crashed" alone would quietly fit it instead.
+	if fitClass[bgbot.ClassCrashed] && !fitClass[bgbot.ClassContact] && w.Classes() <= bgbot.ClassCrashed {
+		return cli.Usagef("supervise: --classes crashed: the starting network %q has no crashed network (add --crashed to give it one)", *from)
+	}
 	var pruner *bgbot.Pruner
 	if !*noPrune && *teacher == "self" { // gnubg's labels need no pruner of ours
 		if pruner, err = loadPruner(*prunerFile); err != nil {

@@ -164,6 +164,12 @@ func TestSuperviseCommand(t *testing.T) {
 			t.Fatalf("--crashed --classes crashed moved a contact position's judgement")
 		}
 	}
+	// Without --crashed, a network with no crashed network cannot fit
+	// "crashed" alone: its contact network would be fitted instead.
+	stderr.Reset()
+	if code := run(ctx, []string{"supervise", "--from", plainFile, "--labels", withCrash, "--classes", "crashed", "--out", filepath.Join(dir, "y.bgnet")}, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "no crashed network") {
+		t.Errorf("--classes crashed without a crashed network: exit %d, stderr %q; want 2 and the reason", code, stderr.String())
+	}
 	if code := run(ctx, []string{"supervise", "--labels", labels, "--classes", "contact,bearoff", "--out", filepath.Join(dir, "z.bgnet")}, nil, &stdout, &stderr); code != 2 {
 		t.Errorf("--classes bearoff: exit %d, want 2", code)
 	}
