@@ -37,6 +37,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	teacher := fs.String("teacher", "self", "who labels the positions: self (the network's own search at --plies) or gnubg (gnubg's cubeless evaluation at --plies, 0 allowed)")
 	optimizer := fs.String("optimizer", "sgd", "how the fit steps: sgd (one step per position, --alpha the step) or adam (mini-batches of --batch positions with the Adam rule, --alpha Adam's step size, about 0.001)")
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
+	rank := fs.Float64("rank", 0, "with --optimizer adam, also fit the equity differences between the positions of one decision's candidate moves, weighted by this (about 1; needs labels sampled with --alternatives, which record the decisions)")
 	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
 	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
@@ -52,6 +53,9 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *batch < 1 {
 		return cli.Usagef("supervise: need --batch >= 1")
+	}
+	if !(*rank >= 0) || (*rank > 0 && *optimizer != "adam") {
+		return cli.Usagef("supervise: --rank is at least 0, and only with --optimizer adam")
 	}
 	fitClass, err := classSet(*classes)
 	if err != nil {
@@ -113,13 +117,17 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 		}
 	}
-	var data []bgbot.Labelled
+	var (
+		data   []bgbot.Labelled
+		groups []int32 // which decision each position came from, where known
+	)
 	if len(*labels) > 0 {
-		if data, err = readLabelFiles(*labels); err != nil {
+		if data, groups, err = readLabelFiles(*labels); err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
 	} else {
-		boards, err := bgbot.SampleWithAlternatives(ctx, w, db, *positions, *seed, *alternatives)
+		var boards []backgammon.Board
+		boards, groups, err = bgbot.SampleDecisions(ctx, w, db, *positions, *seed, *alternatives)
 		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
@@ -137,7 +145,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
-		err = bgbot.WriteLabelled(f, data)
+		err = bgbot.WriteLabelledGroups(f, data, groups)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -145,9 +153,15 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %s: %w", *saveLabels, err)
 		}
 	}
-	data = onlyClasses(w, data, fitClass)
+	data, groups = onlyClasses(w, data, groups, fitClass)
+	if *rank > 0 && groups == nil {
+		return cli.Usagef("supervise: --rank needs labels that record their decisions (sampled by this version with --alternatives)")
+	}
 	if *optimizer == "adam" {
-		err = bgbot.FitAdam(ctx, w, data, *epochs, *batch, *alpha, *alphaEnd, *seed, progress("fit"))
+		if *rank == 0 {
+			groups = nil // FitAdam's order, step for step
+		}
+		err = bgbot.FitAdamRanked(ctx, w, data, groups, *rank, *epochs, *batch, *alpha, *alphaEnd, *seed, progress("fit"))
 	} else {
 		err = bgbot.Fit(ctx, w, data, *epochs, *alpha, *alphaEnd, *seed, progress("fit"))
 	}
@@ -179,38 +193,61 @@ func classSet(names []string) ([bgbot.NumClasses]bool, error) {
 }
 
 // onlyClasses keeps the positions that one of the chosen networks of w
-// judges. A crashed position belongs to the contact network when w has no
-// crashed one.
-func onlyClasses(w *bgbot.Weights, data []bgbot.Labelled, keep [bgbot.NumClasses]bool) []bgbot.Labelled {
+// judges, and their groups (groups may be nil). A crashed position belongs
+// to the contact network when w has no crashed one.
+func onlyClasses(w *bgbot.Weights, data []bgbot.Labelled, groups []int32, keep [bgbot.NumClasses]bool) ([]bgbot.Labelled, []int32) {
 	if !slices.Contains(keep[:], false) {
-		return data // the default: no copy of a set that may be millions long
+		return data, groups // the default: no copy of a set that may be millions long
 	}
 	out := data[:0:0]
+	var kept []int32
 	for i := range data {
 		if keep[w.NetClass(&data[i].Board)] {
 			out = append(out, data[i])
+			if groups != nil {
+				kept = append(kept, groups[i])
+			}
 		}
 	}
-	return out
+	return out, kept
 }
 
 // readLabelFiles reads labelled positions from files in turn, in order;
-// Fit shuffles them together.
-func readLabelFiles(names []string) ([]bgbot.Labelled, error) {
-	var all []bgbot.Labelled
+// Fit shuffles them together. The groups are nil unless every file has
+// them; each file's group numbers are moved past the previous file's, so
+// that no group spans two files.
+func readLabelFiles(names []string) ([]bgbot.Labelled, []int32, error) {
+	var (
+		all     []bgbot.Labelled
+		groups  []int32
+		grouped = true
+		offset  int32
+	)
 	for _, name := range names {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		data, err := bgbot.ReadLabelled(f)
+		data, g, err := bgbot.ReadLabelledGroups(f)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 		all = append(all, data...)
+		grouped = grouped && g != nil
+		if grouped {
+			var top int32
+			for _, n := range g {
+				groups = append(groups, n+offset)
+				top = max(top, n+offset)
+			}
+			offset = top + 1
+		}
 	}
-	return all, nil
+	if !grouped {
+		groups = nil
+	}
+	return all, groups, nil
 }
 
 // gnubgLabels labels boards with gnubg's cubeless evaluation at plies, jobs

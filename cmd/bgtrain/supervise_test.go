@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,11 +57,11 @@ func TestSuperviseCommand(t *testing.T) {
 	// Several label files fit together: the same file twice is the same as
 	// its positions twice over, and a bad file among good ones is named.
 	twice := filepath.Join(dir, "twice.bin")
-	both, err := readLabelFiles([]string{labels, labels})
+	both, _, err := readLabelFiles([]string{labels, labels})
 	if err != nil {
 		t.Fatal(err)
 	}
-	once, err := readLabelFiles([]string{labels})
+	once, _, err := readLabelFiles([]string{labels})
 	if err != nil || len(once) == 0 || len(both) != 2*len(once) || both[len(once)] != once[0] {
 		t.Fatalf("two files: %d positions, one file %d (%v)", len(both), len(once), err)
 	}
@@ -249,10 +250,32 @@ func TestSuperviseGnubgTeacher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := bgbot.ReadLabelled(f)
+	data, groups, err := bgbot.ReadLabelledGroups(f)
 	f.Close()
-	if err != nil || len(data) != 60 {
-		t.Fatalf("%d labels, %v", len(data), err)
+	if err != nil || len(data) != 60 || len(groups) != 60 {
+		t.Fatalf("%d labels, %d groups, %v", len(data), len(groups), err)
+	}
+	if shared := 60 - len(slices.Compact(slices.Clone(groups))); shared < 20 {
+		t.Errorf("only %d of 60 labels share a decision with the one before", shared)
+	}
+	// The ranking term fits grouped labels, with Adam only, and refuses
+	// labels that do not record their decisions.
+	ranked := filepath.Join(dir, "r.bgnet")
+	if code := run(ctx, []string{"supervise", "--labels", labels, "--optimizer", "adam", "--rank", "1", "--out", ranked}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	} else if _, err := os.Stat(ranked); err != nil {
+		t.Error(err)
+	}
+	plain := filepath.Join(dir, "plain.bin")
+	if f, err := os.Create(plain); err != nil {
+		t.Fatal(err)
+	} else if err := bgbot.WriteLabelled(f, data); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]string{{"--labels", labels, "--rank", "1"}, {"--labels", plain, "--optimizer", "adam", "--rank", "1"}, {"--labels", labels, "--optimizer", "adam", "--rank", "-1"}} {
+		if code := run(ctx, append([]string{"supervise", "--out", filepath.Join(dir, "u.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
+			t.Errorf("supervise %v: exit %d, want 2", bad, code)
+		}
 	}
 	def, err := bgbot.DefaultWeights()
 	if err != nil {

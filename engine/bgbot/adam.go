@@ -103,8 +103,29 @@ func (a *adamNet) update(rate float64) {
 // only by batches that held positions of its class. It is sequential, so
 // reproducible.
 func FitAdam(ctx context.Context, w *Weights, data []Labelled, epochs, batch int, rate, rateEnd float64, seed uint64, progress func(done, total int)) error {
-	if epochs < 1 || batch < 1 || !(rate > 0) || rateEnd < 0 {
-		return fmt.Errorf("fit adam: bad configuration: epochs %d batch %d rate %v rate-end %v", epochs, batch, rate, rateEnd)
+	return FitAdamRanked(ctx, w, data, nil, 0, epochs, batch, rate, rateEnd, seed, progress)
+}
+
+// equityWeights are the cubeless equity's derivatives with respect to the
+// network's outputs (Probs.Equity).
+var equityWeights = [NumOutputs]float32{2, 1, 1, -1, -1}
+
+// FitAdamRanked is FitAdam that also fits the differences between
+// siblings: positions that share a group number in groups (SampleDecisions'
+// groups: the results of one decision's candidate moves, in contiguous
+// runs). To each position's cross-entropy it adds rank/2 times d², d being
+// the position's cubeless equity error less the mean error of its group.
+// An error that all the siblings share changes no move choice, while one
+// that sets them apart changes which move is played; plain fitting weighs
+// both alike. The shuffles then visit whole groups, and progress counts
+// groups. With groups nil (or rank 0 and groups nil) it is FitAdam, step
+// for step.
+func FitAdamRanked(ctx context.Context, w *Weights, data []Labelled, groups []int32, rank float64, epochs, batch int, rate, rateEnd float64, seed uint64, progress func(done, total int)) error {
+	if epochs < 1 || batch < 1 || !(rate > 0) || rateEnd < 0 || !(rank >= 0) {
+		return fmt.Errorf("fit adam: bad configuration: epochs %d batch %d rate %v rate-end %v rank %v", epochs, batch, rate, rateEnd, rank)
+	}
+	if groups != nil && len(groups) != len(data) {
+		return fmt.Errorf("fit adam: %d groups for %d positions", len(groups), len(data))
 	}
 	if rateEnd == 0 {
 		rateEnd = rate
@@ -114,23 +135,64 @@ func FitAdam(ctx context.Context, w *Weights, data []Labelled, epochs, batch int
 	for c, n := range w.nets {
 		nets[c] = newAdamNet(n)
 	}
-	total := epochs * len(data)
+	// Without groups each position is a run of its own.
+	runs := groupRuns(groups, len(data))
+	total := epochs * (len(runs) - 1)
 	flush := func(step int) {
 		r := rate + (rateEnd-rate)*float64(step)/float64(max(total, 1))
 		for _, a := range nets {
 			a.update(r)
 		}
 	}
-	err := visitShuffled(ctx, "fit adam", len(data), epochs, rand.New(rand.NewPCG(seed, 0x6164616d)), progress, func(i, step int) {
-		ev.forward(&data[i].Board)
-		nets[ev.cls].accumulate(ev, data[i].Probs)
-		if (step+1)%batch == 0 {
-			flush(step + 1)
+	var errs []float32 // each member's equity error, for the ranking term
+	seen := 0          // positions visited
+	rng := rand.New(rand.NewPCG(seed, 0x6164616d))
+	err := visitShuffled(ctx, "fit adam", len(runs)-1, epochs, rng, progress, func(g, step int) {
+		members := data[runs[g]:runs[g+1]]
+		var mean float32
+		if rank > 0 && len(members) > 1 {
+			errs = errs[:0]
+			for i := range members {
+				ev.forward(&members[i].Board)
+				e := Probs(ev.out).Equity() - members[i].Probs.Equity()
+				errs = append(errs, e)
+				mean += e
+			}
+			mean /= float32(len(members))
 		}
+		for i := range members {
+			ev.forward(&members[i].Board)
+			target := members[i].Probs
+			if len(errs) == len(members) && rank > 0 && len(members) > 1 {
+				d := float32(rank) * (errs[i] - mean)
+				for k := range target {
+					o := ev.out[k]
+					target[k] -= d * equityWeights[k] * o * (1 - o)
+				}
+			}
+			nets[ev.cls].accumulate(ev, target)
+			if seen++; seen%batch == 0 {
+				flush(step + 1)
+			}
+		}
+		errs = errs[:0]
 	})
 	if err != nil {
 		return err
 	}
 	flush(total)
 	return nil
+}
+
+// groupRuns returns the starts of the runs of equal group numbers in
+// groups, followed by n (so run g is [runs[g], runs[g+1])); with groups nil
+// every position is a run.
+func groupRuns(groups []int32, n int) []int {
+	runs := make([]int, 0, n+1)
+	for i := range n {
+		if groups == nil || i == 0 || groups[i] != groups[i-1] {
+			runs = append(runs, i)
+		}
+	}
+	return append(runs, n)
 }

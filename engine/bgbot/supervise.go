@@ -37,48 +37,75 @@ func SamplePositions(ctx context.Context, w *Weights, db *Bearoff, n int, seed u
 // label for a rejected move's position carries what the network's own
 // games never teach it.
 func SampleWithAlternatives(ctx context.Context, w *Weights, db *Bearoff, n int, seed uint64, alternatives int) ([]backgammon.Board, error) {
+	boards, _, err := SampleDecisions(ctx, w, db, n, seed, alternatives)
+	return boards, err
+}
+
+// SampleDecisions is SampleWithAlternatives that also says which decision
+// each position came from: the alternatives of one decision and the
+// position its played move left (the next position met, when it is kept)
+// share a group number, and groups are contiguous runs. A position that
+// follows no kept decision (a game's first, or one after a roll with no
+// legal move) has a group of its own. The groups let a fit compare the
+// siblings of one decision with each other (FitAdamRanked).
+func SampleDecisions(ctx context.Context, w *Weights, db *Bearoff, n int, seed uint64, alternatives int) ([]backgammon.Board, []int32, error) {
 	bot, err := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, NoBearoff: db == nil})
 	if err != nil {
-		return nil, fmt.Errorf("sample positions: %w", err)
+		return nil, nil, fmt.Errorf("sample positions: %w", err)
 	}
 	out := make([]backgammon.Board, 0, n)
+	groups := make([]int32, 0, n)
+	next := int32(0) // the next unused group number
 	for game := uint64(0); len(out) < n; game++ {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("sample positions: %w", err)
+			return nil, nil, fmt.Errorf("sample positions: %w", err)
 		}
 		dice := backgammon.NewDice(seed, game)
 		s := backgammon.NewMatch(backgammon.Rules{Variant: backgammon.Standard})
 		first, d0, d1 := dice.Opening()
 		if err := s.StartGame(first, d0, d1); err != nil {
-			return nil, fmt.Errorf("sample positions: game %d: %w", game, err)
+			return nil, nil, fmt.Errorf("sample positions: game %d: %w", game, err)
 		}
+		pending := int32(-1) // the group the next position met joins, if any
 		for moves := 0; s.GameState == backgammon.GamePlaying && len(out) < n; {
 			if moves++; moves > 4*MaxGamePlies {
-				return nil, fmt.Errorf("sample positions: game %d does not end", game)
+				return nil, nil, fmt.Errorf("sample positions: game %d does not end", game)
 			}
 			switch s.Decision() {
 			case backgammon.NeedRoll:
 				if err := s.SetDice(dice.Roll()); err != nil {
-					return nil, fmt.Errorf("sample positions: game %d: %w", game, err)
+					return nil, nil, fmt.Errorf("sample positions: game %d: %w", game, err)
 				}
 			case backgammon.DecideMove:
 				b := s.Board
 				if _, exact := bearoffExact(db, &b); !exact {
+					if pending < 0 {
+						pending, next = next, next+1
+					}
 					out = append(out, b)
+					groups = append(groups, pending)
 				}
+				pending = -1
 				m, _, moved := bot.ChooseMove(s.Board, s.Dice[0], s.Dice[1])
-				if alternatives > 0 && moved { // with no legal move the candidates are stale
-					out = bot.appendAlternatives(out, m, alternatives, db, n)
+				if moved { // with no legal move the candidates are stale
+					pending, next = next, next+1
+					if alternatives > 0 {
+						before := len(out)
+						out = bot.appendAlternatives(out, m, alternatives, db, n)
+						for range len(out) - before {
+							groups = append(groups, pending)
+						}
+					}
 				}
 				if err := s.Play(m); err != nil {
-					return nil, fmt.Errorf("sample positions: game %d: %w", game, err)
+					return nil, nil, fmt.Errorf("sample positions: game %d: %w", game, err)
 				}
 			default:
-				return nil, fmt.Errorf("sample positions: game %d: unexpected decision %v", game, s.Decision())
+				return nil, nil, fmt.Errorf("sample positions: game %d: unexpected decision %v", game, s.Decision())
 			}
 		}
 	}
-	return out, nil
+	return out, groups, nil
 }
 
 // appendAlternatives appends to out, up to n in all, the positions after
@@ -210,18 +237,41 @@ func visitShuffled(ctx context.Context, what string, n, epochs int, rng *rand.Ra
 // labelledMagic starts a labelled-positions file: WriteLabelled's format is
 // the magic, a little-endian uint32 count, then per position the 50 board
 // counts (int8, Board[0] then Board[1]) and the 5 probabilities (float32).
-const labelledMagic = "BGLB1\n"
+// groupedMagic starts the same with, after the positions, one int32 group
+// number per position (SampleDecisions' groups).
+const (
+	labelledMagic = "BGLB1\n"
+	groupedMagic  = "BGLB2\n"
+)
 
 // WriteLabelled writes labelled positions, so that several fits can share
 // one (slow) labelling.
 func WriteLabelled(out io.Writer, data []Labelled) error {
+	return WriteLabelledGroups(out, data, nil)
+}
+
+// WriteLabelledGroups is WriteLabelled that also keeps each position's
+// decision group; with groups nil it writes WriteLabelled's format.
+func WriteLabelledGroups(out io.Writer, data []Labelled, groups []int32) error {
+	if groups != nil && len(groups) != len(data) {
+		return fmt.Errorf("write labelled: %d groups for %d positions", len(groups), len(data))
+	}
 	bw := bufio.NewWriter(out)
-	bw.WriteString(labelledMagic)
+	if groups != nil {
+		bw.WriteString(groupedMagic)
+	} else {
+		bw.WriteString(labelledMagic)
+	}
 	if err := binary.Write(bw, binary.LittleEndian, uint32(len(data))); err != nil {
 		return fmt.Errorf("write labelled: %w", err)
 	}
 	if err := binary.Write(bw, binary.LittleEndian, data); err != nil {
 		return fmt.Errorf("write labelled: %w", err)
+	}
+	if groups != nil {
+		if err := binary.Write(bw, binary.LittleEndian, groups); err != nil {
+			return fmt.Errorf("write labelled: groups: %w", err)
+		}
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write labelled: %w", err)
@@ -229,33 +279,54 @@ func WriteLabelled(out io.Writer, data []Labelled) error {
 	return nil
 }
 
-// ReadLabelled reads what WriteLabelled wrote, checking every board.
+// ReadLabelled reads what WriteLabelled or WriteLabelledGroups wrote,
+// checking every board, and leaves out the groups.
 func ReadLabelled(in io.Reader) ([]Labelled, error) {
+	data, _, err := ReadLabelledGroups(in)
+	return data, err
+}
+
+// ReadLabelledGroups reads what WriteLabelled or WriteLabelledGroups
+// wrote, checking every board; groups is nil for a file without them.
+func ReadLabelledGroups(in io.Reader) (data []Labelled, groups []int32, err error) {
 	br := bufio.NewReader(in)
 	magic := make([]byte, len(labelledMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != labelledMagic {
-		return nil, fmt.Errorf("read labelled: not a labelled-positions file (magic %q, %v)", magic, err)
+	if _, err := io.ReadFull(br, magic); err != nil || (string(magic) != labelledMagic && string(magic) != groupedMagic) {
+		return nil, nil, fmt.Errorf("read labelled: not a labelled-positions file (magic %q, %v)", magic, err)
 	}
 	var n uint32
 	if err := binary.Read(br, binary.LittleEndian, &n); err != nil {
-		return nil, fmt.Errorf("read labelled: count: %w", err)
+		return nil, nil, fmt.Errorf("read labelled: count: %w", err)
 	}
 	if n > 1<<26 {
-		return nil, fmt.Errorf("read labelled: count %d too large", n)
+		return nil, nil, fmt.Errorf("read labelled: count %d too large", n)
 	}
-	data := make([]Labelled, n)
-	if err := binary.Read(br, binary.LittleEndian, data); err != nil {
-		return nil, fmt.Errorf("read labelled: %d positions: %w", n, err)
+	// Read in chunks, so that a damaged count meets the end of the file
+	// before it has cost gigabytes.
+	const chunk = 1 << 16
+	data = make([]Labelled, 0, min(n, chunk))
+	for len(data) < int(n) {
+		part := make([]Labelled, min(int(n)-len(data), chunk))
+		if err := binary.Read(br, binary.LittleEndian, part); err != nil {
+			return nil, nil, fmt.Errorf("read labelled: %d positions: %w", n, err)
+		}
+		data = append(data, part...)
 	}
 	for i := range data {
 		if err := data[i].Board.Validate(backgammon.Standard); err != nil {
-			return nil, fmt.Errorf("read labelled: position %d: %w", i, err)
+			return nil, nil, fmt.Errorf("read labelled: position %d: %w", i, err)
 		}
 		for k, p := range data[i].Probs {
 			if !(p >= 0 && p <= 1) {
-				return nil, fmt.Errorf("read labelled: position %d: probability %d is %v", i, k, p)
+				return nil, nil, fmt.Errorf("read labelled: position %d: probability %d is %v", i, k, p)
 			}
 		}
 	}
-	return data, nil
+	if string(magic) == groupedMagic {
+		groups = make([]int32, n) // no larger than data, which was read
+		if err := binary.Read(br, binary.LittleEndian, groups); err != nil {
+			return nil, nil, fmt.Errorf("read labelled: %d groups: %w", n, err)
+		}
+	}
+	return data, groups, nil
 }

@@ -97,6 +97,30 @@ func TestLabelledRoundTrip(t *testing.T) {
 	if _, err := ReadLabelled(bytes.NewReader(bad)); err == nil {
 		t.Error("an impossible board accepted")
 	}
+
+	// With groups: both readers take the file, only one returns them.
+	buf.Reset()
+	groups := []int32{0, 7}
+	if err := WriteLabelledGroups(&buf, data, groups); err != nil {
+		t.Fatal(err)
+	}
+	raw = buf.Bytes()
+	got, g, err := ReadLabelledGroups(bytes.NewReader(raw))
+	if err != nil || len(got) != 2 || got[1] != data[1] || !slices.Equal(g, groups) {
+		t.Fatalf("read back %v groups %v (%v), want %v and %v", got, g, err, data, groups)
+	}
+	if plain, err := ReadLabelled(bytes.NewReader(raw)); err != nil || len(plain) != 2 {
+		t.Errorf("ReadLabelled on a grouped file: %d positions, %v", len(plain), err)
+	}
+	if _, _, err := ReadLabelledGroups(bytes.NewReader(raw[:len(raw)-2])); err == nil {
+		t.Error("a grouped file cut short in its groups accepted")
+	}
+	if _, g, err := ReadLabelledGroups(bytes.NewReader(raw[:0:0])); err == nil || g != nil {
+		t.Error("an empty file accepted")
+	}
+	if err := WriteLabelledGroups(&buf, data, groups[:1]); err == nil {
+		t.Error("one group for two positions written")
+	}
 }
 
 func FuzzReadLabelled(f *testing.F) {
@@ -106,13 +130,18 @@ func FuzzReadLabelled(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte(labelledMagic + "\xff\xff\xff\xff"))
+	buf.Reset()
+	if err := WriteLabelledGroups(&buf, []Labelled{{Board: backgammon.Standard.StartBoard(), Probs: Probs{0.5, 0.1, 0, 0.1, 0}}}, []int32{3}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		data, err := ReadLabelled(bytes.NewReader(raw))
+		data, groups, err := ReadLabelledGroups(bytes.NewReader(raw))
 		if err != nil {
 			return
 		}
 		var out bytes.Buffer
-		if err := WriteLabelled(&out, data); err != nil {
+		if err := WriteLabelledGroups(&out, data, groups); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(out.Bytes(), raw[:out.Len()]) {
@@ -171,6 +200,72 @@ func TestSampleWithAlternatives(t *testing.T) {
 	}
 }
 
+// TestSampleDecisions checks the decision groups: the boards are
+// SampleWithAlternatives' own, each group is one contiguous run, and the
+// members of a group of two or more are different results of one roll
+// played from the self-play position just before the group.
+func TestSampleDecisions(t *testing.T) {
+	ctx := context.Background()
+	w, db := defaultNetAndBearoff(t)
+	mixed, err := SampleWithAlternatives(ctx, w, db, 300, 7, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards, groups, err := SampleDecisions(ctx, w, db, 300, 7, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(boards, mixed) || len(groups) != len(boards) {
+		t.Fatalf("%d boards (%d groups) differ from SampleWithAlternatives' %d", len(boards), len(groups), len(mixed))
+	}
+	runs := groupRuns(groups, len(groups))
+	seen := map[int32]bool{}
+	shared := 0
+	for g := range len(runs) - 1 {
+		lo, hi := runs[g], runs[g+1]
+		if seen[groups[lo]] {
+			t.Fatalf("group %d comes back at position %d", groups[lo], lo)
+		}
+		seen[groups[lo]] = true
+		if hi-lo < 2 {
+			continue
+		}
+		shared += hi - lo
+		if lo == 0 {
+			t.Fatalf("a group of %d opens the sample", hi-lo)
+		}
+		// The position the decision was taken in, mover on roll.
+		from := boards[lo-1]
+		found := false
+		for d1 := 1; d1 <= 6 && !found; d1++ {
+			for d2 := d1; d2 <= 6 && !found; d2++ {
+				_, results := backgammon.LegalMoves(from, d1, d2)
+				legal := map[backgammon.Board]bool{}
+				for _, r := range results {
+					legal[r.Swap()] = true
+				}
+				found = true
+				for _, b := range boards[lo:hi] {
+					found = found && legal[b]
+				}
+			}
+		}
+		if !found {
+			t.Errorf("group at %d..%d: no roll from position %d reaches all its members", lo, hi, lo-1)
+		}
+		for i := lo; i < hi; i++ {
+			for j := lo; j < i; j++ {
+				if boards[i] == boards[j] {
+					t.Errorf("group at %d..%d holds position %d twice", lo, hi, i)
+				}
+			}
+		}
+	}
+	if shared < 200 {
+		t.Errorf("only %d of 300 positions share a decision with others", shared)
+	}
+}
+
 // sameGameStart reports whether b is a game's first position (no move led
 // to it, so there is nothing to compare an alternative with).
 func sameGameStart(b backgammon.Board) bool { return b == backgammon.Standard.StartBoard() }
@@ -219,6 +314,76 @@ func TestFitAdam(t *testing.T) {
 			t.Errorf("FitAdam with %d epochs, batch %d: no error", bad[0], bad[1])
 		}
 	}
+}
+
+// TestFitAdamRanked checks the ranking term: from the same start, seed
+// and labels, a fit with it leaves the siblings of a decision closer to
+// their labels' differences (each one's equity error less its group's
+// mean) than the plain fit does, and it is reproducible.
+func TestFitAdamRanked(t *testing.T) {
+	ctx := context.Background()
+	w, db := defaultNetAndBearoff(t)
+	boards, groups, err := SampleDecisions(ctx, w, db, 400, 11, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Label(ctx, w, db, nil, boards, 1, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := func(g []int32, rank float64) *Weights {
+		f := w.Clone()
+		if err := FitAdamRanked(ctx, f, data, g, rank, 6, 16, 0.001, 0.0002, 5, nil); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	plain, ranked := fit(nil, 0), fit(groups, 4)
+	before := siblingError(w, data, groups)
+	p, r := siblingError(plain, data, groups), siblingError(ranked, data, groups)
+	t.Logf("siblings' centred squared equity error: %.6f before, %.6f plain fit, %.6f ranked fit", before, p, r)
+	if !(r < p) || !(r < before) {
+		t.Errorf("ranked fit %.6f, plain fit %.6f, before %.6f: the ranking term did not bring the siblings closer", r, p, before)
+	}
+	if again := fit(groups, 4); !slices.Equal(again.nets[ClassContact].w1, ranked.nets[ClassContact].w1) {
+		t.Error("two ranked fits from the same seed differ")
+	}
+	same := w.Clone()
+	if err := FitAdam(ctx, same, data, 6, 16, 0.001, 0.0002, 5, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(same.nets[ClassContact].w1, plain.nets[ClassContact].w1) {
+		t.Error("FitAdamRanked without groups differs from FitAdam")
+	}
+	if err := FitAdamRanked(ctx, w.Clone(), data, groups[:10], 1, 1, 16, 0.001, 0, 5, nil); err == nil {
+		t.Error("groups shorter than the positions: no error")
+	}
+}
+
+// siblingError is the mean over positions in groups of two or more of the
+// squared difference between w's equity error and its group's mean error.
+func siblingError(w *Weights, data []Labelled, groups []int32) float64 {
+	ev := w.NewEvaluator()
+	runs := groupRuns(groups, len(groups))
+	var sum float64
+	n := 0
+	for g := range len(runs) - 1 {
+		members := data[runs[g]:runs[g+1]]
+		if len(members) < 2 {
+			continue
+		}
+		errs := make([]float64, len(members))
+		var mean float64
+		for i, d := range members {
+			errs[i] = float64(ev.Evaluate(d.Board).Equity() - d.Probs.Equity())
+			mean += errs[i] / float64(len(members))
+		}
+		for _, e := range errs {
+			sum += (e - mean) * (e - mean)
+			n++
+		}
+	}
+	return sum / float64(max(n, 1))
 }
 
 // labelErrors is w's summed squared error over the outputs of the labelled
