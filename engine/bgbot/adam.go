@@ -106,10 +106,6 @@ func FitAdam(ctx context.Context, w *Weights, data []Labelled, epochs, batch int
 	return FitAdamRanked(ctx, w, data, nil, 0, epochs, batch, rate, rateEnd, seed, progress)
 }
 
-// equityWeights are the cubeless equity's derivatives with respect to the
-// network's outputs (Probs.Equity).
-var equityWeights = [NumOutputs]float32{2, 1, 1, -1, -1}
-
 // FitAdamRanked is FitAdam that also fits the differences between
 // siblings: positions that share a group number in groups (SampleDecisions'
 // groups: the results of one decision's candidate moves, in contiguous
@@ -144,13 +140,17 @@ func FitAdamRanked(ctx context.Context, w *Weights, data []Labelled, groups []in
 			a.update(r)
 		}
 	}
+	// The cubeless equity's derivatives with respect to the outputs
+	// (Probs.Equity).
+	equityWeights := [NumOutputs]float32{2, 1, 1, -1, -1}
 	var errs []float32 // each member's equity error, for the ranking term
 	seen := 0          // positions visited
 	rng := rand.New(rand.NewPCG(seed, 0x6164616d))
 	err := visitShuffled(ctx, "fit adam", len(runs)-1, epochs, rng, progress, func(g, step int) {
 		members := data[runs[g]:runs[g+1]]
+		ranked := rank > 0 && len(members) > 1
 		var mean float32
-		if rank > 0 && len(members) > 1 {
+		if ranked {
 			errs = errs[:0]
 			for i := range members {
 				ev.forward(&members[i].Board)
@@ -163,7 +163,10 @@ func FitAdamRanked(ctx context.Context, w *Weights, data []Labelled, groups []in
 		for i := range members {
 			ev.forward(&members[i].Board)
 			target := members[i].Probs
-			if len(errs) == len(members) && rank > 0 && len(members) > 1 {
+			if ranked {
+				// The term's gradient at each output's input is
+				// rank*d*(dEquity/dOutput)*o(1-o); accumulate steps along
+				// target - output, so the target moves by its negative.
 				d := float32(rank) * (errs[i] - mean)
 				for k := range target {
 					o := ev.out[k]
@@ -175,7 +178,6 @@ func FitAdamRanked(ctx context.Context, w *Weights, data []Labelled, groups []in
 				flush(step + 1)
 			}
 		}
-		errs = errs[:0]
 	})
 	if err != nil {
 		return err
