@@ -210,10 +210,10 @@ func TestCommittedMoveSet(t *testing.T) {
 
 // The larger committed move set (gnubg2-moves-3000.txt: 3,000 decisions
 // from the default player's games against gnubg 0-ply, priced by gnubg
-// at 2 ply) holds the embedded network alone to its measured 3.59 mEMG a
-// decision (a drift past 3.9 fails; the network before, V2c, gave 3.84),
+// at 2 ply) holds the embedded network alone to its measured 3.16 mEMG a
+// decision (a drift past 3.5 fails; V4, the network before, gave 3.64),
 // and the engine's second opinion on its best moves (the embedded second
-// network) to less than that: 3.22.
+// network) to less than that and below 3.0: 2.83 (V4 with W4 gave 3.10).
 func TestCommittedMoveSet3000(t *testing.T) {
 	set := readCommittedMoves(t, "gnubg2-moves-3000.txt", 3000)
 	second, err := bgbot.DefaultSecondWeights()
@@ -230,11 +230,11 @@ func TestCommittedMoveSet3000(t *testing.T) {
 	alone := score(bgbot.Config{Level: bgbot.LevelNet})
 	pair := score(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}})
 	t.Logf("embedded network alone %.2f mEMG a decision, with the second opinion %.2f", 1000*alone.Loss, 1000*pair.Loss)
-	if alone.Unknown != 0 || pair.Unknown != 0 || alone.Loss > 0.0039 {
+	if alone.Unknown != 0 || pair.Unknown != 0 || alone.Loss > 0.0035 {
 		t.Errorf("embedded network alone: %+v", alone)
 	}
-	if !(pair.Loss < alone.Loss) {
-		t.Errorf("with the second opinion %.4f, no less than alone %.4f", pair.Loss, alone.Loss)
+	if !(pair.Loss < alone.Loss) || pair.Loss > 0.0030 {
+		t.Errorf("with the second opinion %.4f (alone %.4f): not below both alone and 3.0 mEMG", pair.Loss, alone.Loss)
 	}
 	// gnubg 0-ply's own choices on the same decisions (its pricing of
 	// them, gnubg0-moves-3000.txt): every decision is there, and by gnubg
