@@ -303,3 +303,36 @@ func TestSuperviseGnubgTeacher(t *testing.T) {
 		t.Errorf("a missing gnubg: exit %d, want 1", code)
 	}
 }
+
+// TestReadLabelFilesGroups checks that grouped label files read together
+// keep their groups apart (the second file's numbers move past the
+// first's, so no group spans two files), and that one ungrouped file
+// among them drops the groups.
+func TestReadLabelFilesGroups(t *testing.T) {
+	dir := t.TempDir()
+	start := backgammon.Standard.StartBoard()
+	data := []bgbot.Labelled{{Board: start, Probs: bgbot.Probs{0.5}}, {Board: start, Probs: bgbot.Probs{0.6}}, {Board: start, Probs: bgbot.Probs{0.4}}}
+	write := func(name string, groups []int32) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bgbot.WriteLabelledGroups(f, data, groups); err != nil || f.Close() != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	a, b, plain := write("a.bin", []int32{0, 0, 1}), write("b.bin", []int32{1, 1, 2}), write("p.bin", nil)
+	all, groups, err := readLabelFiles([]string{a, b})
+	if err != nil || len(all) != 6 {
+		t.Fatalf("%d positions, %v", len(all), err)
+	}
+	// Unmoved, b's first group would run on from a's last one.
+	if want := []int32{0, 0, 1, 3, 3, 4}; !slices.Equal(groups, want) {
+		t.Errorf("groups %v, want %v", groups, want)
+	}
+	if _, groups, err := readLabelFiles([]string{a, plain}); err != nil || groups != nil {
+		t.Errorf("a grouped and a plain file: groups %v, %v", groups, err)
+	}
+}
