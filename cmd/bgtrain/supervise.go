@@ -37,7 +37,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	teacher := fs.String("teacher", "self", "who labels the positions: self (the network's own search at --plies) or gnubg (gnubg's cubeless evaluation at --plies, 0 allowed)")
 	optimizer := fs.String("optimizer", "sgd", "how the fit steps: sgd (one step per position, --alpha the step) or adam (mini-batches of --batch positions with the Adam rule, --alpha Adam's step size, about 0.001)")
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
-	rank := fs.Float64("rank", 0, "with --optimizer adam, also fit the equity differences between the positions of one decision's candidate moves, weighted by this (about 1; needs labels sampled with --alternatives, which record the decisions)")
+	rank := fs.Float64("rank", 0, "with --optimizer adam, also fit the equity differences between the positions of one decision's candidate moves, weighted by this (the default networks were fitted at 50 and 25; needs labels sampled with --alternatives, which record the decisions)")
 	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
 	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
