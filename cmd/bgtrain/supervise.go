@@ -158,9 +158,6 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		return cli.Usagef("supervise: --rank needs labels that record their decisions (sampled by this version with --alternatives)")
 	}
 	if *optimizer == "adam" {
-		if *rank == 0 {
-			groups = nil // FitAdam's order, step for step
-		}
 		err = bgbot.FitAdamRanked(ctx, w, data, groups, *rank, *epochs, *batch, *alpha, *alphaEnd, *seed, progress("fit"))
 	} else {
 		err = bgbot.Fit(ctx, w, data, *epochs, *alpha, *alphaEnd, *seed, progress("fit"))

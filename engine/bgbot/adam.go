@@ -114,8 +114,7 @@ func FitAdam(ctx context.Context, w *Weights, data []Labelled, epochs, batch int
 // An error that all the siblings share changes no move choice, while one
 // that sets them apart changes which move is played; plain fitting weighs
 // both alike. The shuffles then visit whole groups, and progress counts
-// groups. With groups nil (or rank 0 and groups nil) it is FitAdam, step
-// for step.
+// groups. With rank 0 or groups nil it is FitAdam, step for step.
 func FitAdamRanked(ctx context.Context, w *Weights, data []Labelled, groups []int32, rank float64, epochs, batch int, rate, rateEnd float64, seed uint64, progress func(done, total int)) error {
 	if epochs < 1 || batch < 1 || !(rate > 0) || rateEnd < 0 || !(rank >= 0) {
 		return fmt.Errorf("fit adam: bad configuration: epochs %d batch %d rate %v rate-end %v rank %v", epochs, batch, rate, rateEnd, rank)
@@ -125,6 +124,9 @@ func FitAdamRanked(ctx context.Context, w *Weights, data []Labelled, groups []in
 	}
 	if rateEnd == 0 {
 		rateEnd = rate
+	}
+	if rank == 0 {
+		groups = nil // no term to fit: FitAdam's order, position by position
 	}
 	ev := w.NewEvaluator()
 	nets := make([]*adamNet, len(w.nets))
