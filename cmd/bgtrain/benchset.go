@@ -79,6 +79,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	moveWeights := fs.StringSlice("move-weights", nil, "more networks that score the --move-keep best moves again at 0 ply, by the mean of all (the bgbot engine's second opinion); scored on the move set")
 	moveKeep := fs.Int("move-keep", bgbot.DefaultMoveKeep, "moves --move-weights score again")
 	cubeWeights := fs.StringSlice("cube-weights", nil, "more networks whose probabilities are averaged with the main network's in the cube decisions scored")
+	bearoff := fs.String("bearoff", "", "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
 	choices := fs.String("choices", "", "also score, on the move set, the choices of the judge that priced this move set of the same decisions (its best result in each), e.g. gnubg 0-ply's from bgtool gnubg-moveset --plies 0")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
@@ -102,9 +103,9 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	db, err := loadBearoff(*bearoff)
 	if err != nil {
-		return err
+		return fmt.Errorf("benchmark: --bearoff: %w", err)
 	}
 	mw, err := loadWeightsList(*moveWeights)
 	if err != nil {

@@ -138,6 +138,20 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 	if m, c := bench("--cube-weights", random); m != plainMoves || c == plainCube {
 		t.Errorf("--cube-weights: chequer figures changed %v (want false), cube figures changed %v (want true)", m != plainMoves, c != plainCube)
 	}
+	// A 10-checker database read from a file is the one the benchmark
+	// builds by default, so --bearoff with it changes nothing.
+	db10 := filepath.Join(dir, "bearoff10.bgbo")
+	var mkOut, mkErr bytes.Buffer
+	if code := run(context.Background(), []string{"makebearoff", "--checkers", "10", "--out", db10}, nil, &mkOut, &mkErr); code != 0 {
+		t.Fatalf("makebearoff: exit %d: %s", code, mkErr.String())
+	}
+	if m, c := bench("--bearoff", db10); m != plainMoves || c != plainCube {
+		t.Errorf("--bearoff with the default 10-checker database changed the figures:\n%s\n%s", m, c)
+	}
+	damaged := filepath.Join(dir, "damaged.bgbo")
+	if err := os.WriteFile(damaged, []byte("not a bearoff database"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// --choices scores the move set's own judge after the network: its
 	// best result in every decision gives up nothing.
 	if m, _ := bench("--choices", moves); !strings.HasPrefix(m, plainMoves) || !regexp.MustCompile(`judge on .*\n.*\nall +200 +0\.00 +100\.0%`).MatchString(m[len(plainMoves):]) {
@@ -149,6 +163,8 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 		want string
 	}{
 		{[]string{"benchmark", "--move-keep", "0"}, 2, "--move-keep must be at least 1"},
+		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--bearoff", filepath.Join(dir, "missing.bgbo")}, 1, "--bearoff: open"},
+		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--bearoff", damaged}, 1, "--bearoff: " + damaged},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--move-weights", ","}, 1, "--move-weights: empty file name"},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--cube-weights", filepath.Join(dir, "missing.bgnet")}, 1, "--cube-weights: weights: open"},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--moves", moves, "--choices", filepath.Join(dir, "missing.txt")}, 1, "missing.txt"},
