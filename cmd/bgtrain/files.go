@@ -26,16 +26,7 @@ func loadBearoff(path string) (*bgbot.Bearoff, error) {
 	if path == "" {
 		return bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	db, err := bgbot.ReadBearoff(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return db, nil
+	return bgbot.ReadBearoffFile(path)
 }
 
 // loadWeightsList reads each of paths ("" is not allowed: it would

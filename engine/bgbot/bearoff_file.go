@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"os"
 )
 
 // bearoffMagic starts a bearoff database file. The format, little-endian:
@@ -55,6 +56,21 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// ReadBearoffFile reads a database file written by WriteTo (bgtrain
+// makebearoff); its errors name the file.
+func ReadBearoffFile(path string) (*Bearoff, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	db, err := ReadBearoff(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return db, nil
 }
 
 // ReadBearoff reads a database written by WriteTo, checking its size,

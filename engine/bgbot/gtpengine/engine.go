@@ -186,7 +186,7 @@ func New(opts Options) (*Engine, error) {
 	db := opts.Bearoff
 	if db == nil && opts.BearoffFile != "" && opts.Level == bgbot.LevelNet {
 		var err error
-		if db, err = readBearoffFile(opts.BearoffFile); err != nil {
+		if db, err = bgbot.ReadBearoffFile(opts.BearoffFile); err != nil {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
@@ -451,7 +451,7 @@ func (f *Factory) share(opts *Options) error {
 		if opts.BearoffFile == "" {
 			db, err = bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
 		} else {
-			db, err = readBearoffFile(opts.BearoffFile)
+			db, err = bgbot.ReadBearoffFile(opts.BearoffFile)
 		}
 		if err != nil {
 			return fmt.Errorf("bgbot: %w", err)
@@ -516,19 +516,6 @@ func readPruner(path string) (*bgbot.Pruner, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
-}
-
-func readBearoffFile(path string) (*bgbot.Bearoff, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	db, err := bgbot.ReadBearoff(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return db, nil
 }
 
 func readWeightsFile(path string) (*bgbot.Weights, error) {
