@@ -210,11 +210,10 @@ func TestCommittedMoveSet(t *testing.T) {
 
 // The larger committed move set (gnubg2-moves-3000.txt: 3,000 decisions
 // from the default player's games against gnubg 0-ply, priced by gnubg
-// at 2 ply) holds the embedded network alone to its measured 3.10 mEMG a
-// decision (a drift past 3.5 fails; V5 gave 3.16, V4 3.64), and the
-// engine's second opinion on its best moves (the embedded second network)
-// to less than that and below 3.0: 2.87 (V5 with W6 gave 2.83, V4 with W4
-// 3.10; differences this small are within the set's noise).
+// at 2 ply) holds the embedded network alone to its measured 3.16 mEMG a
+// decision (a drift past 3.5 fails; V4, the network before, gave 3.64),
+// and the engine's second opinion on its best moves (the embedded second
+// network) to less than that and below 3.0: 2.83 (V4 with W4 gave 3.10).
 func TestCommittedMoveSet3000(t *testing.T) {
 	set := readCommittedMoves(t, "gnubg2-moves-3000.txt", 3000)
 	second, err := bgbot.DefaultSecondWeights()
