@@ -103,7 +103,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	db, err := loadBearoff(*bearoff)
+	db, err := bgbot.LoadBearoff(*bearoff)
 	if err != nil {
 		return fmt.Errorf("benchmark: --bearoff: %w", err)
 	}

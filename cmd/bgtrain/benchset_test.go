@@ -139,14 +139,24 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 		t.Errorf("--cube-weights: chequer figures changed %v (want false), cube figures changed %v (want true)", m != plainMoves, c != plainCube)
 	}
 	// A 10-checker database read from a file is the one the benchmark
-	// builds by default, so --bearoff with it changes nothing.
-	db10 := filepath.Join(dir, "bearoff10.bgbo")
-	var mkOut, mkErr bytes.Buffer
-	if code := run(context.Background(), []string{"makebearoff", "--checkers", "10", "--out", db10}, nil, &mkOut, &mkErr); code != 0 {
-		t.Fatalf("makebearoff: exit %d: %s", code, mkErr.String())
+	// builds by default, so --bearoff with it changes nothing; the
+	// 15-checker one answers races the network judged before, so it
+	// changes both the chequer and the cube figures (which shows the file
+	// is used: the set holds no race of 10 checkers or fewer a side).
+	makeBearoff := func(checkers string) string {
+		t.Helper()
+		path := filepath.Join(dir, "bearoff"+checkers+".bgbo")
+		var mkOut, mkErr bytes.Buffer
+		if code := run(context.Background(), []string{"makebearoff", "--checkers", checkers, "--out", path}, nil, &mkOut, &mkErr); code != 0 {
+			t.Fatalf("makebearoff: exit %d: %s", code, mkErr.String())
+		}
+		return path
 	}
-	if m, c := bench("--bearoff", db10); m != plainMoves || c != plainCube {
+	if m, c := bench("--bearoff", makeBearoff("10")); m != plainMoves || c != plainCube {
 		t.Errorf("--bearoff with the default 10-checker database changed the figures:\n%s\n%s", m, c)
+	}
+	if m, c := bench("--bearoff", makeBearoff("15")); m == plainMoves || c == plainCube {
+		t.Errorf("--bearoff with the 15-checker database: chequer figures changed %v, cube figures changed %v (want both)", m != plainMoves, c != plainCube)
 	}
 	damaged := filepath.Join(dir, "damaged.bgbo")
 	if err := os.WriteFile(damaged, []byte("not a bearoff database"), 0o644); err != nil {

@@ -20,15 +20,6 @@ func loadWeights(path string) (*bgbot.Weights, error) {
 	return loadFile(path, "weights", bgbot.DefaultWeights, bgbot.ParseWeights)
 }
 
-// loadBearoff reads a bearoff database file, or builds the bots' default
-// 10-checker database for "".
-func loadBearoff(path string) (*bgbot.Bearoff, error) {
-	if path == "" {
-		return bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
-	}
-	return bgbot.ReadBearoffFile(path)
-}
-
 // loadWeightsList reads each of paths ("" is not allowed: it would
 // silently stand for the embedded network).
 func loadWeightsList(paths []string) ([]*bgbot.Weights, error) {

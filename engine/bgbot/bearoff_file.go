@@ -58,6 +58,16 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// LoadBearoff reads the database file at path (ReadBearoffFile), or for
+// "" builds the bots' default database of DefaultBearoffCheckers
+// checkers.
+func LoadBearoff(path string) (*Bearoff, error) {
+	if path == "" {
+		return NewBearoff(DefaultBearoffCheckers)
+	}
+	return ReadBearoffFile(path)
+}
+
 // ReadBearoffFile reads a database file written by WriteTo (bgtrain
 // makebearoff); its errors name the file.
 func ReadBearoffFile(path string) (*Bearoff, error) {

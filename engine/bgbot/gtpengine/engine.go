@@ -448,12 +448,7 @@ func (f *Factory) share(opts *Options) error {
 	db := f.bearoff[opts.BearoffFile]
 	if db == nil {
 		var err error
-		if opts.BearoffFile == "" {
-			db, err = bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
-		} else {
-			db, err = bgbot.ReadBearoffFile(opts.BearoffFile)
-		}
-		if err != nil {
+		if db, err = bgbot.LoadBearoff(opts.BearoffFile); err != nil {
 			return fmt.Errorf("bgbot: %w", err)
 		}
 		f.bearoff[opts.BearoffFile] = db
