@@ -38,6 +38,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case err != nil:
 		return cli.Exit("bgbot", cli.Usagef("%v", err), "", stderr)
 	}
+	opts.Warn = func(err error) { fmt.Fprintf(stderr, "bgbot: warning: %v\n", err) }
 	err = gtpengine.Serve(ctx, opts, stdin, stdout)
 	if errors.Is(err, context.Canceled) {
 		err = nil

@@ -78,7 +78,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	lambda := fs.Float64("lambda", 0.7, "TD(lambda) trace decay")
 	inputRate := fs.Float64("input-rate", 1, "learning rate of the first layer as a share of --alpha (the output layer's)")
 	hidden := fs.Int("hidden", 80, "hidden units of a new (or, with --widen, widened) network")
-	layout := fs.Int("layout", bgbot.LayoutV1, "input layout of a new (or, with --widen, widened) network: 1 (214 inputs) or 2 (246: layout 1 plus gnubg-style features)")
+	layout := fs.Int("layout", bgbot.LayoutV1, "input layout of a new (or, with --widen, widened) network: 1 (214 inputs), 2 (246: layout 1 plus gnubg-style features) or 3 (280: layout 2 plus race features)")
 	widen := fs.Bool("widen", false, "with --resume: first widen the network to --layout and --hidden, keeping what it computes")
 	revive := fs.Bool("revive", false, "with --resume: first restart the hidden units that do no work on 5,000 self-play positions (bgbot.Weights.Revive)")
 	crashed := fs.Bool("crashed", false, "give crashed positions a network of their own, starting as a copy of the contact network")
@@ -101,7 +101,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	case !(*lambda >= 0 && *lambda <= 1):
 		return cli.Usagef("train: want --lambda between 0 and 1, got %v", *lambda)
 	case bgbot.InputsOf(*layout) == 0:
-		return cli.Usagef("train: --layout %d: want %d or %d", *layout, bgbot.LayoutV1, bgbot.LayoutV2)
+		return cli.Usagef("train: --layout %d: want %d..%d", *layout, bgbot.LayoutV1, bgbot.LayoutV3)
 	case *widen && *resume == "":
 		return cli.Usagef("train: --widen needs --resume")
 	case *revive && *resume == "":

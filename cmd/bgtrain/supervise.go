@@ -39,6 +39,9 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
 	rank := fs.Float64("rank", 0, "with --optimizer adam, also fit the equity differences between the positions of one decision's candidate moves, weighted by this (the default networks were fitted at 50 and 25; needs labels sampled with --alternatives, which record the decisions)")
 	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
+	layout := fs.Int("layout", 0, "first widen the starting network to this input layout (3 adds race features), keeping what it computes; 0 keeps its layout")
+	sampleClasses := fs.StringSlice("sample-classes", nil, "sample only positions that these networks judge (contact, crashed, race), --positions of them, so that no labelling is spent on the others (default: all)")
+	bearoffFile := fs.String("bearoff", "", "bearoff database file (bgtrain makebearoff) whose exact positions are not sampled and that the network's own labels use (default: 10 checkers, built)")
 	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
@@ -61,6 +64,15 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var sampleClass [bgbot.NumClasses]bool
+	if len(*sampleClasses) > 0 {
+		if len(*labels) > 0 {
+			return cli.Usagef("supervise: --sample-classes samples new positions; it does not go with --labels")
+		}
+		if sampleClass, err = classSet(*sampleClasses); err != nil {
+			return err
+		}
+	}
 	switch *teacher {
 	case "self":
 		if *plies < 1 || *plies > bgbot.MaxPlies {
@@ -78,14 +90,18 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("supervise: %w", err)
 	}
 	w = w.Clone()
-	if *hidden != 0 && *hidden != w.Hidden {
-		if *hidden < w.Hidden {
+	if (*hidden != 0 && *hidden != w.Hidden) || (*layout != 0 && *layout != w.Layout) {
+		newHidden, newLayout := max(*hidden, w.Hidden), max(*layout, w.Layout)
+		if *hidden != 0 && *hidden < w.Hidden {
 			return cli.Usagef("supervise: --hidden %d is below the starting network's %d", *hidden, w.Hidden)
 		}
-		if w, err = w.Widen(w.Layout, *hidden, bgbot.SeededRand(*seed)); err != nil {
+		if *layout != 0 && (*layout < w.Layout || bgbot.InputsOf(*layout) == 0) {
+			return cli.Usagef("supervise: --layout %d: want a layout of %d..%d, not below the starting network's %d", *layout, bgbot.LayoutV1, bgbot.LayoutV3, w.Layout)
+		}
+		if w, err = w.Widen(newLayout, newHidden, bgbot.SeededRand(*seed)); err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
-		fmt.Fprintf(stdout, "widened to %d hidden units\n", w.Hidden)
+		fmt.Fprintf(stdout, "widened to layout %d, %d hidden units\n", w.Layout, w.Hidden)
 	}
 	if *crashed {
 		if w, err = splitCrashed(w, stdout); err != nil {
@@ -103,7 +119,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %w", err)
 		}
 	}
-	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	db, err := bgbot.LoadBearoff(*bearoffFile)
 	if err != nil {
 		return fmt.Errorf("supervise: %w", err)
 	}
@@ -127,7 +143,11 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	} else {
 		var boards []backgammon.Board
-		boards, groups, err = bgbot.SampleDecisions(ctx, w, db, *positions, *seed, *alternatives)
+		var keep func(*backgammon.Board) bool
+		if len(*sampleClasses) > 0 {
+			keep = func(b *backgammon.Board) bool { return sampleClass[w.NetClass(b)] }
+		}
+		boards, groups, err = bgbot.SampleDecisionsWhere(ctx, w, db, *positions, *seed, *alternatives, keep)
 		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}

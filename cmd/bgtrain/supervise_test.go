@@ -336,3 +336,78 @@ func TestReadLabelFilesGroups(t *testing.T) {
 		t.Errorf("a grouped and a plain file: groups %v, %v", groups, err)
 	}
 }
+
+// TestSuperviseRaceOnly samples races only, past a 15-checker bearoff
+// database's exact positions, and fits the race network widened to layout
+// 3: the labels must all be races the database does not answer, and the
+// contact network must come out unchanged.
+func TestSuperviseRaceOnly(t *testing.T) {
+	dir := t.TempDir()
+	db, err := bgbot.NewBearoff(15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbFile := filepath.Join(dir, "b15.bgbo")
+	f, err := os.Create(dbFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.WriteTo(f); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	labels, out := filepath.Join(dir, "race.bin"), filepath.Join(dir, "r.bgnet")
+	var stdout, stderr bytes.Buffer
+	args := []string{"supervise", "--positions", "60", "--alternatives", "2", "--sample-classes", "race",
+		"--bearoff", dbFile, "--layout", "3", "--classes", "race", "--save-labels", labels, "--out", out}
+	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	lf, err := os.Open(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, groups, err := bgbot.ReadLabelledGroups(lf)
+	lf.Close()
+	if err != nil || len(data) != 60 || len(groups) != 60 {
+		t.Fatalf("%d labels, %d groups (%v), want 60", len(data), len(groups), err)
+	}
+	for _, l := range data {
+		if bgbot.Contact(&l.Board) {
+			t.Fatalf("a contact position among race-only labels: %v", l.Board)
+		}
+		if _, exact := db.Probs(&l.Board); exact {
+			t.Fatalf("a position the bearoff database answers was sampled: %v", l.Board)
+		}
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := bgbot.ParseWeights(raw)
+	if err != nil || w.Layout != bgbot.LayoutV3 {
+		t.Fatalf("fitted network: layout %v (%v), want 3", w, err)
+	}
+	def, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var contact backgammon.Board // the start position
+	for _, side := range []int{backgammon.OnRoll, backgammon.Opponent} {
+		contact[side][5], contact[side][7], contact[side][12], contact[side][23] = 5, 3, 5, 2
+	}
+	a, b := def.NewEvaluator().Evaluate(contact), w.NewEvaluator().Evaluate(contact)
+	if a != b {
+		t.Errorf("a race-only fit changed a contact judgement: %v, was %v", b, a)
+	}
+	var race backgammon.Board
+	race[backgammon.OnRoll][7], race[backgammon.OnRoll][3] = 3, 12
+	race[backgammon.Opponent][9], race[backgammon.Opponent][2] = 2, 13
+	if a, b := def.NewEvaluator().Evaluate(race), w.NewEvaluator().Evaluate(race); a == b {
+		t.Errorf("the race fit left a race's judgement where it was: %v", a)
+	}
+	for _, bad := range [][]string{{"--sample-classes", "bogus"}, {"--layout", "9"}, {"--layout", "1"}, {"--sample-classes", "race", "--labels", labels}} {
+		if code := run(context.Background(), append([]string{"supervise", "--positions", "5", "--out", filepath.Join(dir, "x.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d, want 2", bad, code)
+		}
+	}
+}

@@ -84,8 +84,8 @@ type encoder struct {
 
 func newEncoder() encoder { return encoder{rolls: allRolls(), layout: LayoutV1} }
 
-// newEncoderFor returns an encoder for the input layout (LayoutV1 or
-// LayoutV2; checked by the callers).
+// newEncoderFor returns an encoder for the input layout (LayoutV1..
+// LayoutV3; checked by the callers).
 func newEncoderFor(layout int) encoder { return encoder{rolls: allRolls(), layout: layout} }
 
 // InputsOf returns the number of inputs of an input layout, 0 for an
@@ -96,6 +96,8 @@ func InputsOf(layout int) int {
 		return NumInputs
 	case LayoutV2:
 		return NumInputsV2
+	case LayoutV3:
+		return NumInputsV3
 	}
 	return 0
 }
@@ -158,7 +160,7 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 			nz = append(nz, int32(tdInputs+i))
 		}
 	}
-	if e.layout == LayoutV2 {
+	if e.layout >= LayoutV2 {
 		var xs [2 * ExtraPerSide]float32
 		e.extra(b, backgammon.OnRoll, xs[:ExtraPerSide], &sf[0])
 		e.extra(b, backgammon.Opponent, xs[ExtraPerSide:], &sf[1])
@@ -166,6 +168,17 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 			if v != 0 {
 				x[NumInputs+i] = v
 				nz = append(nz, int32(NumInputs+i))
+			}
+		}
+	}
+	if e.layout >= LayoutV3 && !Contact(b) {
+		var rs [2 * RacePerSide]float32
+		raceFeatures(&b[backgammon.OnRoll], rs[:RacePerSide])
+		raceFeatures(&b[backgammon.Opponent], rs[RacePerSide:])
+		for i, v := range rs {
+			if v != 0 {
+				x[NumInputsV2+i] = v
+				nz = append(nz, int32(NumInputsV2+i))
 			}
 		}
 	}

@@ -74,7 +74,7 @@ func (n *net) clone() *net {
 // their training. They are read-only after loading; share them freely and
 // give each goroutine its own NetEvaluator.
 type Weights struct {
-	Layout int    // input layout: LayoutV1 or LayoutV2
+	Layout int    // input layout: LayoutV1, LayoutV2 or LayoutV3
 	Hidden int    // hidden units per network
 	Games  uint64 // self-play games trained on
 	nets   []*net // by class; 2 or NumClasses long
@@ -126,7 +126,7 @@ func NewWeightsLayout(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 	}
 	in := InputsOf(layout)
 	if in == 0 {
-		return nil, fmt.Errorf("new weights: unknown input layout %d (want %d or %d)", layout, LayoutV1, LayoutV2)
+		return nil, fmt.Errorf("new weights: unknown input layout %d (want %d..%d)", layout, LayoutV1, LayoutV3)
 	}
 	w := &Weights{Layout: layout, Hidden: hidden, nets: make([]*net, minClasses)}
 	for c := range w.nets {
@@ -209,10 +209,10 @@ func (w *Weights) Average(ws []*Weights) {
 //	offset size
 //	0      4    magic "BGNT"
 //	4      2    format version (1)
-//	6      2    input layout (LayoutV1 or LayoutV2)
+//	6      2    input layout (LayoutV1, LayoutV2 or LayoutV3)
 //	8      2    classes (2: contact, race; 3: contact, race, crashed)
 //	10     2    outputs (5)
-//	12     4    inputs (InputsOf(layout): 214 or 246)
+//	12     4    inputs (InputsOf(layout): 214, 246 or 280)
 //	16     4    hidden units
 //	20     8    self-play games trained
 //	28     4    CRC-32 (IEEE) of the payload that follows
@@ -280,7 +280,7 @@ func ParseWeights(data []byte) (*Weights, error) {
 	layout := int(le.Uint16(data[6:]))
 	inputs := InputsOf(layout)
 	if inputs == 0 {
-		return nil, fmt.Errorf("%w: input layout %d, want %d or %d", ErrBadWeights, layout, LayoutV1, LayoutV2)
+		return nil, fmt.Errorf("%w: input layout %d, want %d..%d", ErrBadWeights, layout, LayoutV1, LayoutV3)
 	}
 	classes := int(le.Uint16(data[8:]))
 	if o, in := le.Uint16(data[10:]), le.Uint32(data[12:]); (classes != minClasses && classes != NumClasses) || o != NumOutputs || int(in) != inputs {

@@ -49,6 +49,18 @@ func SampleWithAlternatives(ctx context.Context, w *Weights, db *Bearoff, n int,
 // legal move) has a group of its own. The groups let a fit compare the
 // siblings of one decision with each other (FitAdamRanked).
 func SampleDecisions(ctx context.Context, w *Weights, db *Bearoff, n int, seed uint64, alternatives int) ([]backgammon.Board, []int32, error) {
+	return SampleDecisionsWhere(ctx, w, db, n, seed, alternatives, nil)
+}
+
+// SampleDecisionsWhere is SampleDecisions that keeps only the positions
+// keep accepts (all when keep is nil), n of them: the self-play games are
+// the same, the others are passed over as exact bear-offs are. It samples
+// the positions of one class (races, say) without labelling the rest.
+func SampleDecisionsWhere(ctx context.Context, w *Weights, db *Bearoff, n int, seed uint64, alternatives int, keep func(*backgammon.Board) bool) ([]backgammon.Board, []int32, error) {
+	wanted := func(b *backgammon.Board) bool {
+		_, exact := bearoffExact(db, b)
+		return !exact && (keep == nil || keep(b))
+	}
 	bot, err := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db, NoBearoff: db == nil})
 	if err != nil {
 		return nil, nil, fmt.Errorf("sample positions: %w", err)
@@ -78,7 +90,7 @@ func SampleDecisions(ctx context.Context, w *Weights, db *Bearoff, n int, seed u
 				}
 			case backgammon.DecideMove:
 				b := s.Board
-				if _, exact := bearoffExact(db, &b); !exact {
+				if wanted(&b) {
 					if pending < 0 {
 						pending, next = next, next+1
 					}
@@ -91,7 +103,7 @@ func SampleDecisions(ctx context.Context, w *Weights, db *Bearoff, n int, seed u
 					pending, next = next, next+1
 					if alternatives > 0 {
 						before := len(out)
-						out = bot.appendAlternatives(out, m, alternatives, db, n)
+						out = bot.appendAlternatives(out, m, alternatives, wanted, n)
 						for range len(out) - before {
 							groups = append(groups, pending)
 						}
@@ -110,9 +122,9 @@ func SampleDecisions(ctx context.Context, w *Weights, db *Bearoff, n int, seed u
 
 // appendAlternatives appends to out, up to n in all, the positions after
 // the k best candidates of the bot's last 0-ply choice other than the move
-// played, from the opponent's view, leaving out finished games and exact
-// bear-offs.
-func (bt *Bot) appendAlternatives(out []backgammon.Board, played backgammon.Move, k int, db *Bearoff, n int) []backgammon.Board {
+// played, from the opponent's view, leaving out finished games and the
+// positions wanted refuses.
+func (bt *Bot) appendAlternatives(out []backgammon.Board, played backgammon.Move, k int, wanted func(*backgammon.Board) bool, n int) []backgammon.Board {
 	c := bt.cands
 	slices.SortStableFunc(c, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
 	for i := 0; i < len(c) && k > 0 && len(out) < n; i++ {
@@ -124,7 +136,7 @@ func (bt *Bot) appendAlternatives(out []backgammon.Board, played backgammon.Move
 			continue
 		}
 		b := c[i].board.Swap()
-		if _, exact := bearoffExact(db, &b); !exact {
+		if wanted(&b) {
 			out = append(out, b)
 		}
 	}

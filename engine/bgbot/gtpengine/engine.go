@@ -40,8 +40,21 @@ type Options struct {
 	WeightsFile string         // weights file for the net level; "" uses the embedded default
 	Weights     *bgbot.Weights // already loaded weights; overrides WeightsFile
 	// BearoffFile is a bearoff database written by bgtrain makebearoff
-	// (such as the 15-checker one, with gammons); "" builds the default.
+	// (such as the 15-checker one, with gammons); "" uses the database of
+	// BearoffCheckers.
 	BearoffFile string
+	// BearoffCheckers is the size of the one-sided bearoff database when
+	// no BearoffFile is named: 15 (DefaultOptions) covers every race with
+	// all checkers home, gammons included; 0 means
+	// bgbot.DefaultBearoffCheckers (10, no gammons), built at start-up.
+	BearoffCheckers int
+	// CacheDir keeps the bearoff database between processes (see
+	// bgbot.CachedBearoff): the 15-checker one takes about 2 s of CPU to
+	// build and tens of milliseconds to read. "" builds it every time.
+	CacheDir string
+	// Warn, when not nil, is told of trouble that does not stop the
+	// engine, such as a cache it could not write.
+	Warn func(error)
 	// Bearoff2 is the checkers a side of a two-sided bearoff database to
 	// build at start-up (0: none; 6 takes about half a second).
 	Bearoff2 int
@@ -89,7 +102,36 @@ type Options struct {
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
 // no noise, seed 1.
-func DefaultOptions() Options { return Options{Level: bgbot.LevelNet, Seed: 1} }
+func DefaultOptions() Options {
+	return Options{Level: bgbot.LevelNet, Seed: 1, BearoffCheckers: EngineBearoffCheckers, CacheDir: bgbot.DefaultCacheDir()}
+}
+
+// EngineBearoffCheckers is the bearoff database the engine uses by
+// default: all 15 checkers, with gammon distributions. On issue 12's
+// 3,000 decisions it gives up 0.35 mEMG a race decision where the
+// 10-checker one gives up 0.48 (docs/bgbot.md).
+const EngineBearoffCheckers = 15
+
+// loadBearoff reads or builds the one-sided bearoff database the options
+// ask for.
+func (o *Options) loadBearoff() (*bgbot.Bearoff, error) {
+	if o.BearoffFile != "" {
+		return bgbot.ReadBearoffFile(o.BearoffFile)
+	}
+	checkers := o.BearoffCheckers
+	if checkers == 0 {
+		checkers = bgbot.DefaultBearoffCheckers
+	}
+	return bgbot.CachedBearoff(o.CacheDir, checkers, o.Warn)
+}
+
+// bearoffKey says which database loadBearoff gives, for sharing it.
+func (o *Options) bearoffKey() string {
+	if o.BearoffFile != "" {
+		return "file:" + o.BearoffFile
+	}
+	return fmt.Sprintf("checkers:%d", o.BearoffCheckers)
+}
 
 // FlagSet returns a flag set that fills o: --level, --plies, --cube-plies, --noise, --bearoff,
 // --seed and --weights.
@@ -102,7 +144,9 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
 	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
 	fs.IntVar(&o.Bearoff2, "bearoff2", o.Bearoff2, fmt.Sprintf("build a two-sided bearoff database of up to this many checkers a side, 0..%d (exact races and money cube decisions there; 0: none)", bgbot.MaxBearoff2Checkers))
-	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
+	fs.StringVar(&o.BearoffFile, "bearoff", o.BearoffFile, "bearoff database file from bgtrain makebearoff (default: the database of --bearoff-checkers)")
+	fs.IntVar(&o.BearoffCheckers, "bearoff-checkers", o.BearoffCheckers, "checkers a side of the one-sided bearoff database when --bearoff names no file, 1..15 (15 includes gammons; it is built once, about 2 s, and kept in --cache-dir)")
+	fs.StringVar(&o.CacheDir, "cache-dir", o.CacheDir, "directory that keeps the bearoff database between runs (\"\": build it at every start)")
 	fs.BoolVar(&o.NoPrune, "no-prune", o.NoPrune, "in searches (--plies or --cube-plies above 0) judge every reply with the network, not only those the pruning network ranks best")
 	fs.IntVar(&o.PruneRoot, "prune-root", o.PruneRoot, "let the pruning network narrow each decision's legal moves to this many before the network judges them (0: judge them all)")
 	fs.StringSliceVar(&o.CubeWeightsFiles, "cube-weights", o.CubeWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for cube decisions at 0 ply")
@@ -146,6 +190,9 @@ func ParseArgs(args []string) (Options, error) {
 	if o.Bearoff2 < 0 || o.Bearoff2 > bgbot.MaxBearoff2Checkers {
 		return Options{}, fmt.Errorf("bgbot arguments: --bearoff2 %d out of range 0..%d", o.Bearoff2, bgbot.MaxBearoff2Checkers)
 	}
+	if o.BearoffCheckers < 1 || o.BearoffCheckers > 15 {
+		return Options{}, fmt.Errorf("bgbot arguments: --bearoff-checkers %d out of range 1..15", o.BearoffCheckers)
+	}
 	if o.CubePlies < 0 || o.CubePlies > bgbot.MaxPlies {
 		return Options{}, fmt.Errorf("bgbot arguments: --cube-plies %d out of range 0..%d", o.CubePlies, bgbot.MaxPlies)
 	}
@@ -184,9 +231,9 @@ func New(opts Options) (*Engine, error) {
 		}
 	}
 	db := opts.Bearoff
-	if db == nil && opts.BearoffFile != "" && opts.Level == bgbot.LevelNet {
+	if db == nil && opts.Level == bgbot.LevelNet {
 		var err error
-		if db, err = bgbot.ReadBearoffFile(opts.BearoffFile); err != nil {
+		if db, err = opts.loadBearoff(); err != nil {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
@@ -381,7 +428,7 @@ func (e *Engine) Evaluate(ctx context.Context) ([6]float64, error) {
 type Factory struct {
 	mu      sync.Mutex
 	weights map[string]*bgbot.Weights // by file; "" is the embedded default
-	bearoff map[string]*bgbot.Bearoff // by file; "" is the default, built
+	bearoff map[string]*bgbot.Bearoff // by Options.bearoffKey
 	two     map[int]*bgbot.Bearoff2   // by checkers
 	pruners map[string]*bgbot.Pruner  // by file; "" is the embedded one
 	second  *bgbot.Weights            // the embedded second network
@@ -445,13 +492,14 @@ func (f *Factory) share(opts *Options) error {
 	if f.bearoff == nil {
 		f.bearoff = map[string]*bgbot.Bearoff{}
 	}
-	db := f.bearoff[opts.BearoffFile]
+	key := opts.bearoffKey()
+	db := f.bearoff[key]
 	if db == nil {
 		var err error
-		if db, err = bgbot.LoadBearoff(opts.BearoffFile); err != nil {
+		if db, err = opts.loadBearoff(); err != nil {
 			return fmt.Errorf("bgbot: %w", err)
 		}
-		f.bearoff[opts.BearoffFile] = db
+		f.bearoff[key] = db
 	}
 	opts.Weights, opts.Bearoff = w, db
 	if opts.prunes() {

@@ -82,10 +82,46 @@ func TestParseArgs(t *testing.T) {
 		t.Errorf("factory --bearoff2 2: %v", err)
 	}
 	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}, {"--bearoff2", "7"}, {"--bearoff2", "-1"}, {"--cube-weights", "a.bgnet,"},
-		{"--move-weights", ",a.bgnet"}, {"--move-keep", "-1"}} {
+		{"--move-weights", ",a.bgnet"}, {"--move-keep", "-1"},
+		{"--bearoff-checkers", "0"}, {"--bearoff-checkers", "16"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// TestDefaultBearoff: the engine's default is the 15-checker database,
+// written to the cache directory by the first engine and read from it by
+// the next; --bearoff-checkers picks another size.
+func TestDefaultBearoff(t *testing.T) {
+	dir := t.TempDir()
+	o, err := ParseArgs([]string{"--cache-dir", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db := e.bot.Config().Bearoff; db == nil || db.Checkers != 15 {
+		t.Fatalf("default engine's bearoff database: %+v, want 15 checkers", db)
+	}
+	if _, err := os.Stat(bgbot.BearoffCacheFile(dir, 15)); err != nil {
+		t.Fatalf("no cache file: %v", err)
+	}
+	var f Factory
+	if _, err := f.Server([]string{"--cache-dir", dir}); err != nil {
+		t.Fatal(err)
+	}
+	if db := f.bearoff["checkers:15"]; db == nil || db.Checkers != 15 {
+		t.Errorf("factory's default database: %+v", db)
+	}
+	o, err = ParseArgs([]string{"--cache-dir", "", "--bearoff-checkers", "5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := New(o); err != nil || e.bot.Config().Bearoff.Checkers != 5 {
+		t.Errorf("--bearoff-checkers 5: %v", err)
 	}
 }
 

@@ -1,0 +1,100 @@
+package bgbot
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
+
+func TestRaceFeatures(t *testing.T) {
+	var s [25]int8
+	s[7], s[12], s[2], s[3] = 2, 1, 5, 7 // two on my 8 point, one on 13, twelve home on 3 and 4
+	r := make([]float32, RacePerSide)
+	raceFeatures(&s, r)
+	want := map[int]float32{
+		RCross:      float32(2*1+1*2) / 10,
+		RHomeIn:     float32(2*2+7) / 100,
+		RSaveGammon: float32(2*2+7+3) / 100,
+	}
+	for i, v := range r {
+		if v != want[i] {
+			t.Errorf("feature %d = %v, want %v", i, v, want[i])
+		}
+	}
+
+	// Three off: the one-hot says so and the gammon is saved.
+	s = [25]int8{}
+	s[0], s[5], s[20] = 4, 7, 1
+	clear(r)
+	raceFeatures(&s, r)
+	if r[ROff+2] != 1 || r[RSaveGammon] != 0 || r[RCross] != 0.3 || r[RHomeIn] != 0.15 {
+		t.Errorf("three off, one on the 21 point: %v", r)
+	}
+	for k := 0; k < 14; k++ {
+		if k != 2 && r[ROff+k] != 0 {
+			t.Errorf("off unit %d set with three off", k+1)
+		}
+	}
+}
+
+// TestWidenToLayout3 widens the default network to layout 3: it must judge
+// every position as before, and the race inputs must reach the race
+// network only (a weight on one moves races, not contact positions).
+func TestWidenToLayout3(t *testing.T) {
+	w, err := DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, err := w.Widen(LayoutV3, w.Hidden, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wide.Layout != LayoutV3 || InputsOf(LayoutV3) != NumInputsV3 {
+		t.Fatalf("widened to layout %d", wide.Layout)
+	}
+	a, c := w.NewEvaluator(), wide.NewEvaluator()
+	rng := rand.New(rand.NewPCG(4, 5))
+	boards := samplePositions(t, rng, 3000)
+	races := 0
+	for _, b := range boards {
+		if !Contact(&b) {
+			races++
+		}
+		pa, pc := a.Evaluate(b), c.Evaluate(b)
+		for k := range pa {
+			if math.Abs(float64(pa[k]-pc[k])) > 1e-5 {
+				t.Fatalf("%v: %v before widening, %v after", b, pa, pc)
+			}
+		}
+	}
+	if races < 50 {
+		t.Fatalf("only %d races among the sample", races)
+	}
+	// Feed the "checkers to cross" input of the player on roll into every
+	// hidden unit of the race network.
+	n := wide.nets[ClassRace]
+	for j := 0; j < n.hidden; j++ {
+		n.w1[(NumInputsV2+RCross)*n.hidden+j] = 0.5
+	}
+	c = wide.NewEvaluator()
+	movedRaces := 0
+	for _, b := range boards {
+		pa, pc := a.Evaluate(b), c.Evaluate(b)
+		same := pa == pc
+		if Contact(&b) && !same {
+			t.Fatalf("a race input moved a contact position: %v", b)
+		}
+		var crossing bool
+		for i := 6; i < 24; i++ {
+			crossing = crossing || b[backgammon.OnRoll][i] > 0
+		}
+		if !Contact(&b) && crossing && !same {
+			movedRaces++
+		}
+	}
+	if movedRaces == 0 {
+		t.Error("the race input moved no race with checkers still to come home")
+	}
+}
