@@ -258,15 +258,15 @@ func TestExitStatus(t *testing.T) {
 	}
 }
 
-// TestLayout2Weights serves with a layout-2 weights file: the default
-// network widened to layout 2 and 16 more hidden units computes what the
+// TestWidenedWeights serves with a widened weights file: the default
+// network widened to layout 3 and 16 more hidden units computes what the
 // default does, so its answers must be the same.
-func TestLayout2Weights(t *testing.T) {
+func TestWidenedWeights(t *testing.T) {
 	def, err := bgbot.DefaultWeights()
 	if err != nil {
 		t.Fatal(err)
 	}
-	wide, err := def.Widen(bgbot.LayoutV2, def.Hidden+16, bgbot.SeededRand(1))
+	wide, err := def.Widen(bgbot.LayoutV3, def.Hidden+16, bgbot.SeededRand(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,11 +114,12 @@ func TestWidenKeepsEvaluation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wide, err := w.Widen(LayoutV2, w.Hidden+16, SeededRand(3))
+	layout := max(w.Layout, LayoutV2) // the default may already be wider
+	wide, err := w.Widen(layout, w.Hidden+16, SeededRand(3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wide.Layout != LayoutV2 || wide.Hidden != w.Hidden+16 {
+	if wide.Layout != layout || wide.Hidden != w.Hidden+16 {
 		t.Fatalf("widened to layout %d, %d hidden", wide.Layout, wide.Hidden)
 	}
 	a, c := w.NewEvaluator(), wide.NewEvaluator()
