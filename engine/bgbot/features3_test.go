@@ -1,6 +1,7 @@
 package bgbot
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -96,5 +97,26 @@ func TestWidenToLayout3(t *testing.T) {
 	}
 	if movedRaces == 0 {
 		t.Error("the race input moved no race with checkers still to come home")
+	}
+}
+
+// BenchmarkNetEvaluateRace measures one evaluation of a race by networks
+// of layouts 2 and 3 (256 hidden units, fresh weights), the cost of the
+// race features.
+func BenchmarkNetEvaluateRace(b *testing.B) {
+	var bd backgammon.Board
+	bd[backgammon.OnRoll][7], bd[backgammon.OnRoll][10], bd[backgammon.OnRoll][3] = 3, 2, 10
+	bd[backgammon.Opponent][12], bd[backgammon.Opponent][4], bd[backgammon.Opponent][1] = 4, 6, 5
+	for _, layout := range []int{LayoutV2, LayoutV3} {
+		w, err := NewWeightsLayout(layout, 256, SeededRand(1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("layout%d", layout), func(b *testing.B) {
+			ev := w.NewEvaluator()
+			for i := 0; i < b.N; i++ {
+				ev.Evaluate(bd)
+			}
+		})
 	}
 }
