@@ -27,7 +27,7 @@ const (
 	RSaveGammon = 16 // with none off: RHomeIn's pips plus the lowest home point a checker then stands on, / 100; 0 once a checker is off
 )
 
-// race computes one side's race features into r (len RacePerSide,
+// raceFeatures computes one side's race features into r (len RacePerSide,
 // zeroed); the board must be a race (no contact).
 func raceFeatures(s *[25]int8, r []float32) {
 	on, cross, in := 0, 0, 0
