@@ -3,8 +3,11 @@ package bgbot
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/gamemill/gamemill/internal/atomicfile"
 )
 
 // DefaultCacheDir is where engines keep what they build once and reuse:
@@ -66,20 +69,8 @@ func writeBearoffCache(dir, path string, db *Bearoff) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
-	if err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := db.WriteTo(w)
 		return err
-	}
-	defer os.Remove(f.Name()) // after a successful rename there is nothing to remove
-	if _, err := db.WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	return nil
+	})
 }

@@ -147,7 +147,8 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 	nz = append(nz, 196)
 	// The shot figures feed both layouts' features; work them out once.
 	var sf [2]shotFigures
-	if Contact(b) {
+	contact := Contact(b)
+	if contact {
 		sf[0] = e.shotFigures(&b[backgammon.OnRoll], &b[backgammon.Opponent])
 		sf[1] = e.shotFigures(&b[backgammon.Opponent], &b[backgammon.OnRoll])
 	}
@@ -171,7 +172,7 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 			}
 		}
 	}
-	if e.layout >= LayoutV3 && !Contact(b) {
+	if e.layout >= LayoutV3 && !contact {
 		var rs [2 * RacePerSide]float32
 		raceFeatures(&b[backgammon.OnRoll], rs[:RacePerSide])
 		raceFeatures(&b[backgammon.Opponent], rs[RacePerSide:])

@@ -118,11 +118,16 @@ func (o *Options) loadBearoff() (*bgbot.Bearoff, error) {
 	if o.BearoffFile != "" {
 		return bgbot.ReadBearoffFile(o.BearoffFile)
 	}
-	checkers := o.BearoffCheckers
-	if checkers == 0 {
-		checkers = bgbot.DefaultBearoffCheckers
+	return bgbot.CachedBearoff(o.CacheDir, o.bearoffCheckers(), o.Warn)
+}
+
+// bearoffCheckers is the size of the database when no file is named, 0
+// standing for bgbot.DefaultBearoffCheckers.
+func (o *Options) bearoffCheckers() int {
+	if o.BearoffCheckers == 0 {
+		return bgbot.DefaultBearoffCheckers
 	}
-	return bgbot.CachedBearoff(o.CacheDir, checkers, o.Warn)
+	return o.BearoffCheckers
 }
 
 // bearoffKey says which database loadBearoff gives, for sharing it.
@@ -130,7 +135,7 @@ func (o *Options) bearoffKey() string {
 	if o.BearoffFile != "" {
 		return "file:" + o.BearoffFile
 	}
-	return fmt.Sprintf("checkers:%d", o.BearoffCheckers)
+	return fmt.Sprintf("checkers:%d", o.bearoffCheckers())
 }
 
 // FlagSet returns a flag set that fills o: --level, --plies, --cube-plies, --noise, --bearoff,
