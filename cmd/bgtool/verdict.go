@@ -19,11 +19,17 @@ func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	jobs := fs.IntP("jobs", "j", 1, "gnubg processes at once")
 	binary := fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
+	by := fs.StringSlice("by", nil, "also break the chequer error down by groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
+	decisionsOut := fs.String("decisions", "", "also write every chequer decision with its error to this file (JSON lines)")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
 	}
 	if *plies < 0 || *plies > gnubg.MaxPlies || *jobs < 1 {
 		return cli.Usagef("gnubg-verdict: --plies 0..%d and --jobs at least 1", gnubg.MaxPlies)
+	}
+	groupers, err := decisionGroupers(*by)
+	if err != nil {
+		return cli.Usagef("gnubg-verdict: %v", err)
 	}
 	bin, err := gnubg.FindBinary(*binary)
 	if err != nil {
@@ -33,14 +39,39 @@ func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !*quiet {
 		progress = func(done, total int) { fmt.Fprintf(stderr, "\ranalysed %d/%d", done, total) }
 	}
-	results, err := verdict.AnalyseFiles(ctx, bin, fs.Args(), *plies, *jobs, progress)
+	if len(groupers) == 0 && *decisionsOut == "" {
+		results, err := verdict.AnalyseFiles(ctx, bin, fs.Args(), *plies, *jobs, progress)
+		if !*quiet {
+			fmt.Fprintln(stderr)
+		}
+		if err != nil {
+			return fmt.Errorf("gnubg-verdict: %w", err)
+		}
+		writeVerdict(stdout, results, *plies)
+		return nil
+	}
+	records, err := verdict.AnalyseDecisionFiles(ctx, bin, fs.Args(), *plies, *jobs, progress)
 	if !*quiet {
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
 		return fmt.Errorf("gnubg-verdict: %w", err)
 	}
+	results := make([][2]verdict.Player, len(records))
+	for i, r := range records {
+		results[i] = r.Players
+	}
 	writeVerdict(stdout, results, *plies)
+	if *decisionsOut != "" {
+		if err := writeDecisions(*decisionsOut, records); err != nil {
+			return fmt.Errorf("gnubg-verdict: %w", err)
+		}
+	}
+	if len(groupers) > 0 {
+		if err := writeBreakdown(stdout, records, *by, groupers); err != nil {
+			return fmt.Errorf("gnubg-verdict: %w", err)
+		}
+	}
 	return nil
 }
 

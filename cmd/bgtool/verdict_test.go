@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,5 +32,57 @@ func TestVerdictCommand(t *testing.T) {
 	}
 	if _, stderr, code := runTool(t, "gnubg-verdict", "--plies", "9", f); code != 2 || !strings.Contains(stderr, "--plies") {
 		t.Errorf("--plies 9: exit %d, %q", code, stderr)
+	}
+}
+
+// TestVerdictBreakdown has gnubg judge a match between bgbot and gnubg
+// 0-ply at 0 ply, broken down by class: gnubg 0-ply gives up nothing by
+// its own judgement, bgbot something, and the decisions written add up to
+// the unforced moves of the summary.
+func TestVerdictBreakdown(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	f := "../../player/gnubg/verdict/testdata/bgbot-gnubg0-match5.mat"
+	out := filepath.Join(t.TempDir(), "decisions.jsonl")
+	stdout, stderr, code := runTool(t, "gnubg-verdict", "-q", "--plies", "0", "--gnubg", bin, "--by", "class", "--decisions", out, f)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	unforced := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^(bgbot|gnubg0)\s+1\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1) {
+		unforced[m[1]], _ = strconv.Atoi(m[2])
+	}
+	if unforced["bgbot"] == 0 || unforced["gnubg0"] == 0 {
+		t.Fatalf("no summary rows:\n%s", stdout)
+	}
+	_, table, ok := strings.Cut(stdout, "chequer error by class")
+	if !ok {
+		t.Fatalf("no breakdown:\n%s", stdout)
+	}
+	rows := regexp.MustCompile(`(?m)^  (bgbot|gnubg0)\s+(\d+)\s+([0-9.]+) `).FindAllStringSubmatch(table, -1)
+	counted := map[string]int{}
+	bgbotError := false
+	for _, r := range rows {
+		n, _ := strconv.Atoi(r[2])
+		counted[r[1]] += n
+		if r[1] == "gnubg0" && r[3] != "0.00" {
+			t.Errorf("gnubg 0-ply errs by its own 0-ply judgement: %v", r[0])
+		}
+		bgbotError = bgbotError || (r[1] == "bgbot" && r[3] != "0.00")
+	}
+	if counted["bgbot"] != unforced["bgbot"] || counted["gnubg0"] != unforced["gnubg0"] || !bgbotError {
+		t.Errorf("groups count %v, summary %v, bgbot errs %v:\n%s", counted, unforced, bgbotError, stdout)
+	}
+	if !strings.Contains(table, "\ncontact\n") {
+		t.Errorf("no contact group:\n%s", table)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(string(data), "\n"); lines != unforced["bgbot"]+unforced["gnubg0"] {
+		t.Errorf("%d decisions written, want %d", lines, unforced["bgbot"]+unforced["gnubg0"])
+	}
+	if _, stderr, code := runTool(t, "gnubg-verdict", "--by", "colour", f); code != 2 || !strings.Contains(stderr, "colour") {
+		t.Errorf("--by colour: exit %d, %q", code, stderr)
 	}
 }

@@ -192,7 +192,17 @@ func Analyse(ctx context.Context, binary, file string, plies int) ([2]Player, er
 // that failed, in the files' order.
 func AnalyseFiles(ctx context.Context, binary string, files []string, plies, jobs int, progress func(done, total int)) ([][2]Player, error) {
 	results := make([][2]Player, len(files))
-	errs := make([]error, len(files))
+	err := forEachFile(len(files), jobs, progress, func(i int) (err error) {
+		results[i], err = Analyse(ctx, binary, files[i], plies)
+		return err
+	})
+	return results, err
+}
+
+// forEachFile calls do(i) for i in 0..n-1 from jobs goroutines, calling
+// progress after each; it returns the first error in index order.
+func forEachFile(n, jobs int, progress func(done, total int), do func(i int) error) error {
+	errs := make([]error, n)
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -204,27 +214,27 @@ func AnalyseFiles(ctx context.Context, binary string, files []string, plies, job
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], errs[i] = Analyse(ctx, binary, files[i], plies)
+				errs[i] = do(i)
 				mu.Lock()
 				done++
 				if progress != nil {
-					progress(done, len(files))
+					progress(done, n)
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for i := range files {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return results, err
+			return err
 		}
 	}
-	return results, nil
+	return nil
 }
 
 // Summary is one player's figures over several records, with the 95%

@@ -144,3 +144,53 @@ func FuzzParseStatistics(f *testing.F) {
 		}
 	})
 }
+
+// TestAnalyseDecisions has gnubg analyse a record through the Python
+// script at 0 ply (a 5-point match between bgbot, V7 with W8, and gnubg
+// 0-ply from the ringmaster): the figures equal Analyse's, and each
+// player's decisions add up to its unforced moves and chequer error.
+func TestAnalyseDecisions(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	const file = "testdata/bgbot-gnubg0-match5.mat"
+	want, err := Analyse(context.Background(), bin, file, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, ds, err := AnalyseDecisions(context.Background(), bin, file, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps != want {
+		t.Errorf("statistics %+v, want Analyse's %+v", ps, want)
+	}
+	errors := 0
+	for _, p := range ps {
+		n, sum := 0, 0.0
+		for _, d := range ds {
+			if d.Player != p.Name {
+				continue
+			}
+			n++
+			sum += d.Error
+			if d.File != "bgbot-gnubg0-match5.mat" || d.Length != 5 || d.Away() < 1 || d.Away() > 5 ||
+				d.Cube < 1 || d.Choices < 2 || len(d.PositionID) != 14 || len(d.Dice) != 2 || d.Played == "" || d.Best == "" {
+				t.Errorf("implausible decision %+v", d)
+			}
+			if (d.Rank == 0 && d.Error != 0) || d.Rank < 0 || d.Rank >= d.Choices {
+				t.Errorf("error %v at rank %d of %d with played %q and best %q", d.Error, d.Rank, d.Choices, d.Played, d.Best)
+			}
+			if d.Error > 0 {
+				errors++
+			}
+		}
+		if n != p.UnforcedMoves || math.Abs(sum-p.ChequerError) > 0.0015 {
+			t.Errorf("%s: %d decisions with %.4f EMG in all, statistics say %d and %.3f", p.Name, n, sum, p.UnforcedMoves, p.ChequerError)
+		}
+	}
+	if errors == 0 {
+		t.Error("no decision with an error: the test cannot tell errors from their absence")
+	}
+	if _, _, err := AnalyseDecisions(context.Background(), bin, "testdata/missing.mat", 0); err == nil {
+		t.Error("a missing file: no error")
+	}
+}

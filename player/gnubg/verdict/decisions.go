@@ -1,0 +1,151 @@
+package verdict
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+)
+
+// Decision is one chequer decision with a choice of moves, as gnubg's
+// analysis of a record judged it.
+type Decision struct {
+	File          string  `json:"file"`
+	Game          int     `json:"game"` // from 1
+	Player        string  `json:"player"`
+	Length        int     `json:"length"` // match length; 0 for money
+	Score         int     `json:"score"`  // the mover's points before the game
+	OpponentScore int     `json:"opponent_score"`
+	Crawford      bool    `json:"crawford"` // the Crawford game
+	Cube          int     `json:"cube"`
+	Owner         string  `json:"owner"`       // "centre", "mover" or "opponent"
+	PositionID    string  `json:"position_id"` // before the move, the mover on roll
+	Dice          string  `json:"dice"`
+	Choices       int     `json:"choices"` // moves gnubg listed
+	Rank          int     `json:"rank"`    // the played move's place in gnubg's list, 0 for its best
+	Error         float64 `json:"error"`   // EMG given up against gnubg's best, at least 0
+	Played        string  `json:"played"`
+	Best          string  `json:"best"`
+}
+
+// Away is the points the mover still needs, 0 in money play.
+func (d Decision) Away() int { return away(d.Length, d.Score) }
+
+// OpponentAway is the points the opponent still needs, 0 in money play.
+func (d Decision) OpponentAway() int { return away(d.Length, d.OpponentScore) }
+
+func away(length, score int) int {
+	if length == 0 {
+		return 0
+	}
+	return length - score
+}
+
+//go:embed decisions.py
+var decisionsScript []byte
+
+// AnalyseDecisions is Analyse that also returns every chequer decision
+// with a choice and its error, through gnubg's Python interface (a script
+// of ours that gnubg runs with -p). Each player's decisions add up to its
+// unforced moves and chequer error in the statistics.
+func AnalyseDecisions(ctx context.Context, binary, file string, plies int) ([2]Player, []Decision, error) {
+	fail := func(err error) ([2]Player, []Decision, error) {
+		return [2]Player{}, nil, fmt.Errorf("analyse %s: %w", file, err)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return fail(err)
+	}
+	dir, err := os.MkdirTemp("", "gamemill-verdict-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	script := filepath.Join(dir, "decisions.py")
+	if err := os.WriteFile(script, decisionsScript, 0o644); err != nil {
+		return fail(err)
+	}
+	out := filepath.Join(dir, "decisions.jsonl")
+	cmd := exec.CommandContext(ctx, binary, "-t", "-q", "-r", "-p", script)
+	cmd.Env = append(os.Environ(), "LANG=C", "LC_ALL=C", "GAMEMILL_VERDICT_FILE="+abs,
+		"GAMEMILL_VERDICT_OUT="+out, "GAMEMILL_VERDICT_PLIES="+strconv.Itoa(plies))
+	var text bytes.Buffer
+	cmd.Stdout = &text
+	cmd.Stderr = &text
+	if err := cmd.Run(); err != nil {
+		return fail(fmt.Errorf("gnubg: %w: %s", err, lastLines(text.Bytes(), 5)))
+	}
+	ps, err := ParseStatistics(text.String())
+	if err != nil {
+		return fail(fmt.Errorf("%w (gnubg said: %s)", err, lastLines(text.Bytes(), 5)))
+	}
+	ds, err := readDecisions(out, filepath.Base(file))
+	if err != nil {
+		return fail(err)
+	}
+	return ps, ds, nil
+}
+
+// readDecisions reads the script's JSON lines, naming each with file.
+func readDecisions(path, file string) ([]Decision, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var ds []Decision
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		var d Decision
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			return nil, fmt.Errorf("decisions line %d: %w", line, err)
+		}
+		if d.Error < -1e-9 {
+			// gnubg lists its best move first; a played move cannot beat it.
+			return nil, fmt.Errorf("decisions line %d: error %v below 0", line, d.Error)
+		}
+		d.File = file
+		ds = append(ds, d)
+	}
+	return ds, sc.Err()
+}
+
+// lastLines is the last n lines of b, for error messages.
+func lastLines(b []byte, n int) string {
+	b = bytes.TrimRight(b, "\n")
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			n--
+			if n == 0 {
+				return string(b[i+1:])
+			}
+		}
+	}
+	return string(b)
+}
+
+// Record is one record's figures and chequer decisions.
+type Record struct {
+	Players   [2]Player
+	Decisions []Decision
+}
+
+// AnalyseDecisionFiles runs AnalyseDecisions on every file as
+// AnalyseFiles runs Analyse.
+func AnalyseDecisionFiles(ctx context.Context, binary string, files []string, plies, jobs int, progress func(done, total int)) ([]Record, error) {
+	records := make([]Record, len(files))
+	err := forEachFile(len(files), jobs, progress, func(i int) (err error) {
+		records[i].Players, records[i].Decisions, err = AnalyseDecisions(ctx, binary, files[i], plies)
+		return err
+	})
+	return records, err
+}
