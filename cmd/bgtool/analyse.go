@@ -2,14 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/analysis"
 	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/cli"
 )
 
@@ -41,25 +42,14 @@ func runAnalyse(args []string, stdout io.Writer) error {
 	return writeAnalysis(stdout, rep, *games)
 }
 
-// loadRecord reads a .mat or .sgf record and replays it through the rules.
+// loadRecord reads a .mat or .sgf record and replays it through the rules;
+// an unknown extension is a usage error.
 func loadRecord(path string) (*record.Match, error) {
-	from, err := formatFor(path)
-	if err != nil {
-		return nil, err
+	m, err := recordfile.Load(path)
+	if errors.Is(err, recordfile.ErrFormat) {
+		return nil, cli.Usagef("%v", err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := from.read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := record.Replay(m); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return m, err
 }
 
 func writeAnalysis(w io.Writer, rep *analysis.Report, games bool) error {

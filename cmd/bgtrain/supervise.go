@@ -11,6 +11,8 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
 )
@@ -45,6 +47,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
+	records := fs.StringSlice("records", nil, "game records (.mat or .sgf files, or directories of them) whose chequer decisions give the positions to label instead of self-play: the positions the move played and the 1+--alternatives best 0-ply moves leave, each once, --positions at most")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -63,6 +66,9 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	fitClass, err := classSet(*classes)
 	if err != nil {
 		return err
+	}
+	if len(*records) > 0 && len(*labels) > 0 {
+		return cli.Usagef("supervise: --records samples new positions; it does not go with --labels")
 	}
 	var sampleClass [bgbot.NumClasses]bool
 	if len(*sampleClasses) > 0 {
@@ -147,7 +153,18 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		if len(*sampleClasses) > 0 {
 			keep = func(b *backgammon.Board) bool { return sampleClass[w.NetClass(b)] }
 		}
-		boards, groups, err = bgbot.SampleDecisionsWhere(ctx, w, db, *positions, *seed, *alternatives, keep)
+		if len(*records) > 0 {
+			var ds []bgbot.RecordedDecision
+			if ds, err = recordedDecisions(*records); err != nil {
+				return fmt.Errorf("supervise: %w", err)
+			}
+			boards, groups, err = bgbot.SampleRecordedDecisions(ctx, w, db, ds, *alternatives, keep, *positions)
+			if err == nil {
+				fmt.Fprintf(stdout, "sampled %d positions from %d recorded decisions\n", len(boards), len(ds))
+			}
+		} else {
+			boards, groups, err = bgbot.SampleDecisionsWhere(ctx, w, db, *positions, *seed, *alternatives, keep)
+		}
 		if err != nil {
 			return fmt.Errorf("supervise: %w", err)
 		}
@@ -287,4 +304,33 @@ func gnubgLabels(ctx context.Context, bin string, plies, jobs int, boards []back
 		}
 	}
 	return data, nil
+}
+
+// recordedDecisions reads the chequer decisions of the standard
+// backgammon records that paths name (files, or directories of them).
+func recordedDecisions(paths []string) ([]bgbot.RecordedDecision, error) {
+	files, err := recordfile.Expand(paths)
+	if err != nil {
+		return nil, err
+	}
+	var ds []bgbot.RecordedDecision
+	for _, f := range files {
+		m, err := recordfile.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		if m.Rules.Variant != backgammon.Standard {
+			continue
+		}
+		err = record.Walk(m, func(p *record.Position) error {
+			if p.Action.Kind == record.Move {
+				ds = append(ds, bgbot.RecordedDecision{Board: p.Board, Dice: p.Action.Dice, Played: p.Board.Apply(p.Move)})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+	}
+	return ds, nil
 }

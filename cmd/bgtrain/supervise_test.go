@@ -8,7 +8,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -409,5 +411,51 @@ func TestSuperviseRaceOnly(t *testing.T) {
 		if code := run(context.Background(), append([]string{"supervise", "--positions", "5", "--out", filepath.Join(dir, "x.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
 			t.Errorf("%q: exit %d, want 2", bad, code)
 		}
+	}
+}
+
+// TestSuperviseRecords labels the positions of a recorded 5-point match
+// (bgbot against gnubg 0-ply) instead of self-play: every decision gives
+// its group, the count is reported, --positions caps it, and --records
+// with --labels is refused.
+func TestSuperviseRecords(t *testing.T) {
+	dir := t.TempDir()
+	rec := "../../player/gnubg/verdict/testdata/bgbot-gnubg0-match5.mat"
+	labels := filepath.Join(dir, "rec.bin")
+	var stdout, stderr bytes.Buffer
+	args := []string{"supervise", "--records", rec, "--alternatives", "1", "--positions", "100000", "--epochs", "1",
+		"--save-labels", labels, "--out", filepath.Join(dir, "r.bgnet")}
+	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	m := regexp.MustCompile(`sampled (\d+) positions from (\d+) recorded decisions`).FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("no sampling line:\n%s", stdout.String())
+	}
+	positions, _ := strconv.Atoi(m[1])
+	decisions, _ := strconv.Atoi(m[2])
+	// 84 + 105 unforced moves in gnubg's count, and forced ones besides.
+	if decisions < 189 || positions <= decisions || positions > 3*decisions {
+		t.Errorf("%d positions from %d decisions", positions, decisions)
+	}
+	lf, err := os.Open(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, groups, err := bgbot.ReadLabelledGroups(lf)
+	lf.Close()
+	if err != nil || len(data) != positions || len(groups) != positions {
+		t.Fatalf("%d labels, %d groups (%v), want %d", len(data), len(groups), err, positions)
+	}
+	stdout.Reset()
+	args = []string{"supervise", "--records", filepath.Dir(rec), "--sample-classes", "race", "--positions", "25", "--epochs", "1", "--out", filepath.Join(dir, "r2.bgnet")}
+	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "sampled 25 positions from ") {
+		t.Errorf("--positions 25 from a directory of records:\n%s", stdout.String())
+	}
+	if code := run(context.Background(), []string{"supervise", "--records", rec, "--labels", labels}, nil, &stdout, &stderr); code != 2 {
+		t.Errorf("--records with --labels: exit %d", code)
 	}
 }

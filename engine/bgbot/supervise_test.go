@@ -400,3 +400,76 @@ func labelErrors(w *Weights, set []Labelled) (sq, maxAbs float64) {
 	}
 	return sq, maxAbs
 }
+
+// TestSampleRecordedDecisions samples the decisions of a short game
+// played by the net itself, recorded: each decision's group holds the
+// played move's position and the net's best moves' (the same here, so
+// 1+alternatives distinct positions at most), positions come once, the
+// groups number the decisions in order, and keep and n are obeyed.
+func TestSampleRecordedDecisions(t *testing.T) {
+	ctx := context.Background()
+	w, db := defaultNetAndBearoff(t)
+	bot, err := NewBot(Config{Level: LevelNet, Weights: w, Bearoff: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []RecordedDecision
+	b := backgammon.Standard.StartBoard()
+	dice := backgammon.NewDice(5, 0)
+	for range 400 { // to the game's end, so that it reaches a race
+		d0, d1 := dice.Roll()
+		m, _, moved := bot.ChooseMove(b, d0, d1)
+		if !moved {
+			b = b.Swap()
+			continue
+		}
+		after := b.Apply(m)
+		ds = append(ds, RecordedDecision{Board: b, Dice: [2]int{d0, d1}, Played: after})
+		if _, over := Outcome(&after, 15); over {
+			break
+		}
+		b = after.Swap()
+	}
+	boards, groups, err := SampleRecordedDecisions(ctx, w, db, ds, 2, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(boards) != len(groups) || len(boards) < len(ds) {
+		t.Fatalf("%d boards, %d groups from %d decisions", len(boards), len(groups), len(ds))
+	}
+	seen := map[backgammon.Board]bool{}
+	size := map[int32]int{}
+	for i, b := range boards {
+		if seen[b] {
+			t.Fatalf("position %d comes twice", i)
+		}
+		seen[b] = true
+		size[groups[i]]++
+		if i > 0 && groups[i] != groups[i-1] && groups[i] != groups[i-1]+1 {
+			t.Fatalf("groups jump from %d to %d", groups[i-1], groups[i])
+		}
+	}
+	for g, n := range size {
+		if n > 3 {
+			t.Errorf("group %d has %d positions, want at most 1+2", g, n)
+		}
+	}
+	if !seen[ds[0].Played.Swap()] {
+		t.Error("the first move's position is not sampled")
+	}
+	races, _, err := SampleRecordedDecisions(ctx, w, db, ds, 2, func(b *backgammon.Board) bool { return !Contact(b) }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(races) == 0 {
+		t.Fatal("no race positions from a whole game")
+	}
+	for _, b := range races {
+		if Contact(&b) {
+			t.Fatal("keep let a contact position through")
+		}
+	}
+	if few, _, err := SampleRecordedDecisions(ctx, w, db, ds, 2, nil, 5); err != nil || len(few) != 5 {
+		t.Errorf("n = 5 gave %d positions (%v)", len(few), err)
+	}
+}
