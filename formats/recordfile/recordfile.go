@@ -54,7 +54,8 @@ func Load(path string) (*record.Match, error) {
 
 // Expand lists the record files that paths name: a file as it is, a
 // directory as the .mat and .sgf files in it (not below it), in name
-// order.
+// order. A directory's X.sgf is left out when X.mat is there too: the
+// ringmaster writes every record in both formats.
 func Expand(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -70,11 +71,20 @@ func Expand(paths []string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		have := map[string]bool{}
+		for _, e := range entries {
+			have[e.Name()] = !e.IsDir()
+		}
 		var names []string
 		for _, e := range entries {
-			if _, err := Reader(e.Name()); err == nil && !e.IsDir() {
-				names = append(names, filepath.Join(p, e.Name()))
+			name := e.Name()
+			if _, err := Reader(name); err != nil || e.IsDir() {
+				continue
 			}
+			if ext := filepath.Ext(name); strings.EqualFold(ext, ".sgf") && have[strings.TrimSuffix(name, ext)+".mat"] {
+				continue
+			}
+			names = append(names, filepath.Join(p, name))
 		}
 		slices.Sort(names)
 		out = append(out, names...)

@@ -39,6 +39,15 @@ func TestLoadAndExpand(t *testing.T) {
 	if _, err := Load(bad); err == nil {
 		t.Error("an illegal move: no error")
 	}
+	twins := t.TempDir()
+	for _, name := range []string{"a.mat", "a.sgf", "b.sgf", "c.txt"} {
+		if err := os.WriteFile(filepath.Join(twins, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := Expand([]string{twins}); err != nil || len(got) != 2 || filepath.Base(got[0]) != "a.mat" || filepath.Base(got[1]) != "b.sgf" {
+		t.Errorf("a directory with a.mat, a.sgf, b.sgf and c.txt: %v (%v), want a.mat and b.sgf", got, err)
+	}
 	if _, err := Expand([]string{"missing-dir"}); err == nil {
 		t.Error("a missing path: no error")
 	}
