@@ -22,7 +22,7 @@ var decisionGroups = map[string]decisionGrouper{
 		if err != nil {
 			return "", fmt.Errorf("%s game %d: %w", d.File, d.Game, err)
 		}
-		return [...]string{bgbot.ClassContact: "contact", bgbot.ClassRace: "race", bgbot.ClassCrashed: "crashed"}[bgbot.Class(&b)], nil
+		return bgbot.ClassName(bgbot.Class(&b)), nil
 	},
 	"score": func(d verdict.Decision) (string, error) {
 		if d.Length == 0 {

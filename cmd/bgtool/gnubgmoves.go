@@ -21,9 +21,19 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	set, err := benchset.DecisionsFromRecords(ms, *f.stride)
+	all, err := benchset.DecisionsFromRecords(ms, 1)
 	if err != nil {
 		return fmt.Errorf("gnubg-moveset: %w", err)
+	}
+	var set []benchset.MoveDecision
+	met := 0
+	for _, d := range all {
+		if !f.wanted(&d.Board) {
+			continue
+		}
+		if met++; (met-1)%*f.stride == 0 {
+			set = append(set, d)
+		}
 	}
 	if *f.limit > 0 && len(set) > *f.limit {
 		set = set[:*f.limit]
@@ -65,7 +75,7 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	header := []string{
 		"bgbot move set judged by gnubg: chequer decisions, each legal move's result with the mover's cubeless equity",
-		fmt.Sprintf("made by: bgtool gnubg-moveset --plies %d --stride %d --positions %d, from %d records", *f.plies, *f.stride, *f.limit, len(ms)),
+		fmt.Sprintf("made by: bgtool gnubg-moveset --plies %d --stride %d --positions %d%s, from %d records", *f.plies, *f.stride, *f.limit, f.classesFlag(), len(ms)),
 		fmt.Sprintf("%d decisions, %d results judged by gnubg at %d ply in %v", len(set), len(boards), *f.plies, time.Since(begin).Round(time.Second)),
 	}
 	if err := atomicfile.Write(*f.out, func(w io.Writer) error { return benchset.WriteMoves(w, header, set) }); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
@@ -27,11 +28,13 @@ type gnubgSetFlags struct {
 	plies, stride, limit, jobs *int
 	binary                     *string
 	quiet                      *bool
+	classes                    *[]string
+	keepClass                  [bgbot.NumClasses]bool
 	fs                         *pflag.FlagSet
 }
 
 func newGnubgSetFlags(command, what, reader string, stdout io.Writer) *gnubgSetFlags {
-	fs := cli.NewFlags("bgtool", command, "FILE.mat|FILE.sgf...", stdout)
+	fs := cli.NewFlags("bgtool", command, "FILE.mat|FILE.sgf|DIR...", stdout)
 	return &gnubgSetFlags{
 		command: command,
 		fs:      fs,
@@ -42,7 +45,21 @@ func newGnubgSetFlags(command, what, reader string, stdout io.Writer) *gnubgSetF
 		jobs:    fs.IntP("jobs", "j", 1, "gnubg processes at once"),
 		binary:  fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)"),
 		quiet:   fs.BoolP("quiet", "q", false, "no progress on stderr"),
+		classes: fs.StringSlice("classes", nil, "keep only the positions of these classes (contact, crashed, race; for a move set, of the position before the move), before --stride (default: all)"),
 	}
+}
+
+// classesFlag is --classes as a set's header states it ("" when unset).
+func (f *gnubgSetFlags) classesFlag() string {
+	if len(*f.classes) == 0 {
+		return ""
+	}
+	return " --classes " + strings.Join(*f.classes, ",")
+}
+
+// wanted reports whether --classes keeps the position.
+func (f *gnubgSetFlags) wanted(b *backgammon.Board) bool {
+	return len(*f.classes) == 0 || f.keepClass[bgbot.Class(b)]
 }
 
 // parse checks the flags and reads the records; it returns gnubg's path.
@@ -56,12 +73,23 @@ func (f *gnubgSetFlags) parse(args []string) (string, []*record.Match, error) {
 	case *f.plies < 0 || *f.plies > gnubg.MaxPlies, *f.stride < 1, *f.limit < 0, *f.jobs < 1:
 		return "", nil, cli.Usagef("%s: --plies 0..%d, --stride and --jobs at least 1, --positions at least 0", f.command, gnubg.MaxPlies)
 	}
+	for _, name := range *f.classes {
+		c, ok := bgbot.ParseClass(name)
+		if !ok {
+			return "", nil, cli.Usagef("%s: --classes takes contact, crashed and race, not %q", f.command, name)
+		}
+		f.keepClass[c] = true
+	}
 	bin, err := gnubg.FindBinary(*f.binary)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", f.command, err)
 	}
+	files, err := recordfile.Expand(f.fs.Args())
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", f.command, err)
+	}
 	var ms []*record.Match
-	for _, path := range f.fs.Args() {
+	for _, path := range files {
 		m, err := loadRecord(path)
 		if err != nil {
 			return "", nil, fmt.Errorf("%s: %w", f.command, err)
@@ -92,8 +120,8 @@ func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	exact := func(b *backgammon.Board) bool { _, ok := db.Probs(b); return ok }
-	boards, err := benchset.FromRecords(ms, *f.stride, exact)
+	skip := func(b *backgammon.Board) bool { _, exact := db.Probs(b); return exact || !f.wanted(b) }
+	boards, err := benchset.FromRecords(ms, *f.stride, skip)
 	if err != nil {
 		return fmt.Errorf("gnubg-benchset: %w", err)
 	}
@@ -121,7 +149,7 @@ func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	header := []string{
 		"bgbot benchmark set judged by gnubg: positions before the roll, for the player on roll",
-		fmt.Sprintf("made by: bgtool gnubg-benchset --plies %d --stride %d --positions %d", *f.plies, *f.stride, *f.limit),
+		fmt.Sprintf("made by: bgtool gnubg-benchset --plies %d --stride %d --positions %d%s", *f.plies, *f.stride, *f.limit, f.classesFlag()),
 		fmt.Sprintf("positions from %d records (%s), each distinct one once, bear-offs in the 10-checker database left out", len(ms), strings.Join(names, " ")),
 		fmt.Sprintf("probabilities: gnubg's cubeless evaluation at %d ply (standard error 0: an evaluation, not a rollout); took %v", *f.plies, time.Since(begin).Round(time.Second)),
 	}

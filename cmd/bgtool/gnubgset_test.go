@@ -114,3 +114,35 @@ func TestGnubgMoveset(t *testing.T) {
 		t.Errorf("bgbot %+v, worst moves %+v", ours, worst)
 	}
 }
+
+// TestGnubgMovesetClasses keeps the race decisions of a directory of
+// records only, and says so in the set's header; an unknown class is a
+// usage error.
+func TestGnubgMovesetClasses(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	out := filepath.Join(t.TempDir(), "races.txt")
+	dir := "../../player/gnubg/verdict/testdata"
+	_, stderr, code := runTool(t, "gnubg-moveset", "-q", "--plies", "0", "--classes", "race", "--gnubg", bin, "--out", out, dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := benchset.ReadMoves(strings.NewReader(string(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) < 5 || !strings.Contains(string(text), "--classes race") {
+		t.Fatalf("%d race decisions from two matches:\n%s", len(set), text)
+	}
+	for _, d := range set {
+		if bgbot.Contact(&d.Board) {
+			t.Fatalf("a contact decision among races: %v", d.Board)
+		}
+	}
+	if _, stderr, code := runTool(t, "gnubg-moveset", "--classes", "bearoff", "--out", out, dir); code != 2 || !strings.Contains(stderr, "bearoff") {
+		t.Errorf("--classes bearoff: exit %d, %q", code, stderr)
+	}
+}

@@ -24,6 +24,30 @@ const (
 	NumClasses
 )
 
+// ClassName is a class's name in flags and reports: contact, race or
+// crashed.
+func ClassName(class int) string {
+	switch class {
+	case ClassContact:
+		return "contact"
+	case ClassRace:
+		return "race"
+	case ClassCrashed:
+		return "crashed"
+	}
+	return fmt.Sprintf("class %d", class)
+}
+
+// ParseClass is the class ClassName names; ok is false for any other name.
+func ParseClass(name string) (class int, ok bool) {
+	for c := range NumClasses {
+		if ClassName(c) == name {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
 // minClasses is the fewest networks a Weights holds: contact and race.
 const minClasses = 2
 
