@@ -24,7 +24,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtrain", "supervise", "", stdout)
 	from := fs.String("from", "", "weights file to start from (default: the embedded weights)")
 	out := fs.String("out", "bgbot.bgnet", "weights file to write")
-	positions := fs.Int("positions", 100000, "self-play positions to label")
+	positions := fs.Int("positions", 100000, "positions to label: from self-play, or at most this many from --records")
 	plies := fs.Int("plies", 1, fmt.Sprintf("depth of the labels, 1..%d", bgbot.MaxPlies))
 	epochs := fs.Int("epochs", 2, "passes over the labelled positions")
 	alpha := fs.Float64("alpha", 0.003, "learning rate at the start")
