@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/internal/atomicfile"
+	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg/verdict"
 )
 
@@ -56,6 +58,36 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 		gs = append(gs, g)
 	}
 	return gs, nil
+}
+
+// runVerdictBreakdown prints the breakdown of decisions that
+// gnubg-verdict --decisions wrote, grouped again without running gnubg.
+func runVerdictBreakdown(args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtool", "verdict-breakdown", "FILE.jsonl...", stdout)
+	by := fs.StringSlice("by", []string{"class"}, "groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
+	if err := cli.Parse(fs, args, 1, -1); err != nil {
+		return err
+	}
+	groupers, err := decisionGroupers(*by)
+	if err != nil {
+		return cli.Usagef("verdict-breakdown: %v", err)
+	}
+	var ds []verdict.Decision
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("verdict-breakdown: %w", err)
+		}
+		more, err := verdict.ReadDecisions(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("verdict-breakdown: %s: %w", path, err)
+		}
+		ds = append(ds, more...)
+	}
+	records := verdict.RecordsOf(ds)
+	fmt.Fprintf(stdout, "%d chequer decisions of %d records\n", len(ds), len(records))
+	return writeBreakdown(stdout, records, *by, groupers)
 }
 
 // writeDecisions writes every record's decisions as JSON lines.

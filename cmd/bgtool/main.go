@@ -31,6 +31,8 @@ commands:
                                  with bgbot: error rates, luck, rating estimates
   gnubg-verdict FILE.mat...      have GNU Backgammon analyse records and print
                                  each player's chequer and cube error rates
+  verdict-breakdown FILE.jsonl...  break down again, without gnubg, the
+                                 decisions gnubg-verdict --decisions wrote
   gnubg-benchset FILE...         make a benchmark set (bgtrain benchmark --set)
                                  of the records' positions judged by gnubg
   gnubg-moveset FILE...          make a move set (bgtrain benchmark --moves):
@@ -69,6 +71,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = runAnalyse(args[1:], stdout)
 	case "gnubg-verdict":
 		err = runVerdict(ctx, args[1:], stdout, stderr)
+	case "verdict-breakdown":
+		err = runVerdictBreakdown(args[1:], stdout)
 	case "gnubg-benchset":
 		err = runGnubgSet(ctx, args[1:], stdout, stderr)
 	case "gnubg-moveset":

@@ -82,6 +82,17 @@ func TestVerdictBreakdown(t *testing.T) {
 	if lines := strings.Count(string(data), "\n"); lines != unforced["bgbot"]+unforced["gnubg0"] {
 		t.Errorf("%d decisions written, want %d", lines, unforced["bgbot"]+unforced["gnubg0"])
 	}
+	// The decisions written give the same breakdown again without gnubg.
+	again, stderr, code := runTool(t, "verdict-breakdown", "--by", "class", out)
+	if code != 0 {
+		t.Fatalf("verdict-breakdown: exit %d: %s", code, stderr)
+	}
+	if _, table2, _ := strings.Cut(again, "chequer error by class"); table2 != table {
+		t.Errorf("verdict-breakdown gives\n%s\nwhere gnubg-verdict gave\n%s", table2, table)
+	}
+	if _, stderr, code := runTool(t, "verdict-breakdown", f); code != 1 || !strings.Contains(stderr, "decisions line 1") {
+		t.Errorf("verdict-breakdown of a .mat file: exit %d, %q", code, stderr)
+	}
 	if _, stderr, code := runTool(t, "gnubg-verdict", "--by", "colour", f); code != 2 || !strings.Contains(stderr, "colour") {
 		t.Errorf("--by colour: exit %d, %q", code, stderr)
 	}

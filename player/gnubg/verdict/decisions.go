@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,8 +103,18 @@ func readDecisions(path, file string) ([]Decision, error) {
 		return nil, err
 	}
 	defer f.Close()
+	ds, err := ReadDecisions(f)
+	for i := range ds {
+		ds[i].File = file
+	}
+	return ds, err
+}
+
+// ReadDecisions reads decisions written as JSON lines (the script's, or
+// bgtool gnubg-verdict --decisions').
+func ReadDecisions(r io.Reader) ([]Decision, error) {
 	var ds []Decision
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
 		var d Decision
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
@@ -113,10 +124,35 @@ func readDecisions(path, file string) ([]Decision, error) {
 			// gnubg lists its best move first; a played move cannot beat it.
 			return nil, fmt.Errorf("decisions line %d: error %v below 0", line, d.Error)
 		}
-		d.File = file
 		ds = append(ds, d)
 	}
 	return ds, sc.Err()
+}
+
+// RecordsOf groups decisions read back by record (their File, in the
+// order first met), for a breakdown without gnubg: each record's players
+// are the names its decisions carry, and its figures are left zero.
+func RecordsOf(ds []Decision) []Record {
+	var out []Record
+	index := map[string]int{}
+	for _, d := range ds {
+		i, ok := index[d.File]
+		if !ok {
+			i = len(out)
+			index[d.File] = i
+			out = append(out, Record{})
+		}
+		r := &out[i]
+		if r.Players[0].Name != d.Player && r.Players[1].Name != d.Player {
+			if r.Players[0].Name == "" {
+				r.Players[0].Name = d.Player
+			} else {
+				r.Players[1].Name = d.Player
+			}
+		}
+		r.Decisions = append(r.Decisions, d)
+	}
+	return out
 }
 
 // lastLines is the last n lines of b, for error messages.
