@@ -110,36 +110,19 @@ func writeDecisions(path string, records []verdict.Record) error {
 // over the records) and error in all (EMG), so that a gap between two
 // players can be traced to where it lies.
 func writeBreakdown(w io.Writer, records []verdict.Record, names []string, groupers []decisionGrouper) error {
-	// perGroup[g][i] is record i's figures counting group g's decisions only.
-	perGroup := map[string][][2]verdict.Player{}
-	for i, r := range records {
-		for _, d := range r.Decisions {
-			var parts []string
-			for _, g := range groupers {
-				p, err := g(d)
-				if err != nil {
-					return err
-				}
-				parts = append(parts, p)
+	perGroup, err := verdict.GroupDecisions(records, func(d verdict.Decision) (string, error) {
+		parts := make([]string, len(groupers))
+		for i, g := range groupers {
+			p, err := g(d)
+			if err != nil {
+				return "", err
 			}
-			key := strings.Join(parts, ", ")
-			rs := perGroup[key]
-			if rs == nil {
-				rs = make([][2]verdict.Player, len(records))
-				for j, rec := range records {
-					for k := range rs[j] {
-						rs[j][k] = verdict.Player{Name: rec.Players[k].Name, Records: 1}
-					}
-				}
-				perGroup[key] = rs
-			}
-			for k := range rs[i] {
-				if rs[i][k].Name == d.Player {
-					rs[i][k].UnforcedMoves++
-					rs[i][k].ChequerError += d.Error
-				}
-			}
+			parts[i] = p
 		}
+		return strings.Join(parts, ", "), nil
+	})
+	if err != nil {
+		return err
 	}
 	keys := make([]string, 0, len(perGroup))
 	for k := range perGroup {

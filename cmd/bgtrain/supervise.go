@@ -11,7 +11,7 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
-	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
@@ -155,7 +155,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		if len(*records) > 0 {
 			var ds []bgbot.RecordedDecision
-			if ds, err = recordedDecisions(*records); err != nil {
+			if ds, err = loadRecordedDecisions(*records); err != nil {
 				return fmt.Errorf("supervise: %w", err)
 			}
 			boards, groups, err = bgbot.SampleRecordedDecisions(ctx, w, db, ds, *alternatives, keep, *positions)
@@ -306,9 +306,9 @@ func gnubgLabels(ctx context.Context, bin string, plies, jobs int, boards []back
 	return data, nil
 }
 
-// recordedDecisions reads the chequer decisions of the standard
-// backgammon records that paths name (files, or directories of them).
-func recordedDecisions(paths []string) ([]bgbot.RecordedDecision, error) {
+// loadRecordedDecisions reads the records that paths name (files, or
+// directories of them) and collects their chequer decisions.
+func loadRecordedDecisions(paths []string) ([]bgbot.RecordedDecision, error) {
 	files, err := recordfile.Expand(paths)
 	if err != nil {
 		return nil, err
@@ -319,18 +319,11 @@ func recordedDecisions(paths []string) ([]bgbot.RecordedDecision, error) {
 		if err != nil {
 			return nil, err
 		}
-		if m.Rules.Variant != backgammon.Standard {
-			continue
-		}
-		err = record.Walk(m, func(p *record.Position) error {
-			if p.Action.Kind == record.Move {
-				ds = append(ds, bgbot.RecordedDecision{Board: p.Board, Dice: p.Action.Dice, Played: p.Board.Apply(p.Move)})
-			}
-			return nil
-		})
+		more, err := benchset.RecordedDecisions(m)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
+		ds = append(ds, more...)
 	}
 	return ds, nil
 }

@@ -89,6 +89,23 @@ func DecisionsFromRecords(ms []*record.Match, stride int) ([]MoveDecision, error
 	return out, nil
 }
 
+// RecordedDecisions lists the chequer decisions of a standard backgammon
+// record (none for other variants), for sampling labels from records
+// (bgbot.SampleRecordedDecisions).
+func RecordedDecisions(m *record.Match) ([]bgbot.RecordedDecision, error) {
+	if m.Rules.Variant != backgammon.Standard {
+		return nil, nil
+	}
+	var ds []bgbot.RecordedDecision
+	err := record.Walk(m, func(p *record.Position) error {
+		if p.Action.Kind == record.Move {
+			ds = append(ds, bgbot.RecordedDecision{Board: p.Board, Dice: p.Action.Dice, Played: p.Board.Apply(p.Move)})
+		}
+		return nil
+	})
+	return ds, err
+}
+
 // legalResults lists the distinct positions the legal moves leave.
 func legalResults(b backgammon.Board, d [2]int) []MoveResult {
 	_, boards := backgammon.LegalMoves(b, d[0], d[1])

@@ -185,3 +185,36 @@ func AnalyseDecisionFiles(ctx context.Context, binary string, files []string, pl
 	})
 	return records, err
 }
+
+// GroupDecisions sums the chequer figures of the records' decisions by
+// group (key names a decision's group): for each group, each record's
+// two players with that group's unforced moves and error only, so that
+// Summarise gives a group's rates with intervals over the same records.
+func GroupDecisions(records []Record, key func(Decision) (string, error)) (map[string][][2]Player, error) {
+	groups := map[string][][2]Player{}
+	for i, r := range records {
+		for _, d := range r.Decisions {
+			k, err := key(d)
+			if err != nil {
+				return nil, err
+			}
+			g := groups[k]
+			if g == nil {
+				g = make([][2]Player, len(records))
+				for j, rec := range records {
+					for side := range g[j] {
+						g[j][side] = Player{Name: rec.Players[side].Name, Records: 1}
+					}
+				}
+				groups[k] = g
+			}
+			for side := range g[i] {
+				if g[i][side].Name == d.Player {
+					g[i][side].UnforcedMoves++
+					g[i][side].ChequerError += d.Error
+				}
+			}
+		}
+	}
+	return groups, nil
+}

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"strings"
@@ -192,5 +193,50 @@ func TestAnalyseDecisions(t *testing.T) {
 	}
 	if _, _, err := AnalyseDecisions(context.Background(), bin, "testdata/missing.mat", 0); err == nil {
 		t.Error("a missing file: no error")
+	}
+}
+
+// TestGroupDecisions sums decisions by a key: each group keeps every
+// record, with zero figures where the group has no decision of a player.
+func TestGroupDecisions(t *testing.T) {
+	d := func(file, player string, cube int, e float64) Decision {
+		return Decision{File: file, Player: player, Cube: cube, Error: e}
+	}
+	records := RecordsOf([]Decision{
+		d("a", "x", 1, 0.010), d("a", "y", 1, 0), d("a", "x", 2, 0.030),
+		d("b", "y", 2, 0.020), d("b", "x", 1, 0.002),
+	})
+	if len(records) != 2 || records[0].Players[0].Name != "x" || records[1].Players[0].Name != "y" {
+		t.Fatalf("records %+v", records)
+	}
+	groups, err := GroupDecisions(records, func(d Decision) (string, error) {
+		if d.Cube == 1 {
+			return "centred", nil
+		}
+		return "turned", nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := func(group, name string) Player {
+		for _, s := range Summarise(groups[group]) {
+			if s.Name == name {
+				return s.Player
+			}
+		}
+		t.Fatalf("%s: no %s", group, name)
+		return Player{}
+	}
+	if p := sum("centred", "x"); p.UnforcedMoves != 2 || math.Abs(p.ChequerError-0.012) > 1e-12 || p.Records != 2 {
+		t.Errorf("centred x: %+v", p)
+	}
+	if p := sum("turned", "y"); p.UnforcedMoves != 1 || p.ChequerError != 0.020 || p.Records != 2 {
+		t.Errorf("turned y: %+v", p)
+	}
+	if p := sum("turned", "x"); p.UnforcedMoves != 1 || p.ChequerError != 0.030 {
+		t.Errorf("turned x: %+v", p)
+	}
+	if _, err := GroupDecisions(records, func(Decision) (string, error) { return "", errors.New("no key") }); err == nil {
+		t.Error("a key's error is lost")
 	}
 }
