@@ -4,6 +4,7 @@
 package recordfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +19,7 @@ import (
 
 // ErrFormat is wrapped by Load's error for a name with an extension other
 // than .mat or .sgf.
-var ErrFormat = fmt.Errorf("unknown record format (want .mat or .sgf)")
+var ErrFormat = errors.New("unknown record format (want .mat or .sgf)")
 
 // Reader is the reading function for path's format.
 func Reader(path string) (func(io.Reader) (*record.Match, error), error) {
