@@ -17,7 +17,7 @@ import (
 // Decision is one chequer decision with a choice of moves, as gnubg's
 // analysis of a record judged it.
 type Decision struct {
-	File          string  `json:"file"`
+	File          string  `json:"file"` // the record, as named to AnalyseDecisions
 	Game          int     `json:"game"` // from 1
 	Player        string  `json:"player"`
 	Length        int     `json:"length"` // match length; 0 for money
@@ -89,7 +89,7 @@ func AnalyseDecisions(ctx context.Context, binary, file string, plies int) ([2]P
 	if err != nil {
 		return fail(fmt.Errorf("%w (gnubg said: %s)", err, lastLines(text.Bytes(), 5)))
 	}
-	ds, err := readDecisions(out, filepath.Base(file))
+	ds, err := readDecisions(out, file)
 	if err != nil {
 		return fail(err)
 	}

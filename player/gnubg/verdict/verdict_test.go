@@ -173,7 +173,7 @@ func TestAnalyseDecisions(t *testing.T) {
 			}
 			n++
 			sum += d.Error
-			if d.File != "bgbot-gnubg0-match5.mat" || d.Length != 5 || d.Away() < 1 || d.Away() > 5 ||
+			if d.File != file || d.Length != 5 || d.Away() < 1 || d.Away() > 5 ||
 				d.Cube < 1 || d.Choices < 2 || len(d.PositionID) != 14 || len(d.Dice) != 2 || d.Played == "" || d.Best == "" {
 				t.Errorf("implausible decision %+v", d)
 			}
