@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
-	"github.com/gamemill/gamemill/formats/sgf"
+	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/cli"
 )
 
@@ -22,13 +19,15 @@ type recordFormat struct {
 }
 
 func formatFor(path string) (recordFormat, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".mat":
-		return recordFormat{mat.Read, mat.Write}, nil
-	case ".sgf":
-		return recordFormat{sgf.Read, sgf.Write}, nil
+	read, err := recordfile.Reader(path)
+	if err != nil {
+		return recordFormat{}, cli.Usagef("convert: %v", err)
 	}
-	return recordFormat{}, cli.Usagef("convert: %s: unknown record format (want .mat or .sgf)", path)
+	write, err := recordfile.Writer(path)
+	if err != nil {
+		return recordFormat{}, cli.Usagef("convert: %v", err)
+	}
+	return recordFormat{read, write}, nil
 }
 
 // runConvert implements 'bgtool convert IN OUT': it reads a match record

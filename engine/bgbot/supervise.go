@@ -125,8 +125,7 @@ func SampleDecisionsWhere(ctx context.Context, w *Weights, db *Bearoff, n int, s
 // played, from the opponent's view, leaving out finished games and the
 // positions wanted refuses.
 func (bt *Bot) appendAlternatives(out []backgammon.Board, played backgammon.Move, k int, wanted func(*backgammon.Board) bool, n int) []backgammon.Board {
-	c := bt.cands
-	slices.SortStableFunc(c, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+	c := bt.rankedCandidates()
 	for i := 0; i < len(c) && k > 0 && len(out) < n; i++ {
 		if c[i].move == played {
 			continue
@@ -141,6 +140,13 @@ func (bt *Bot) appendAlternatives(out []backgammon.Board, played backgammon.Move
 		}
 	}
 	return out
+}
+
+// rankedCandidates is the candidates of the bot's last 0-ply choice,
+// best first.
+func (bt *Bot) rankedCandidates() []candidate {
+	slices.SortStableFunc(bt.cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+	return bt.cands
 }
 
 func bearoffExact(db *Bearoff, b *backgammon.Board) (Probs, bool) {

@@ -1,10 +1,8 @@
 package bgbot
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
@@ -64,8 +62,7 @@ func SampleRecordedDecisions(ctx context.Context, w *Weights, db *Bearoff, ds []
 		before := len(out)
 		add(d.Played)
 		if _, _, moved := bot.ChooseMove(d.Board, d.Dice[0], d.Dice[1]); moved {
-			c := bot.cands
-			slices.SortStableFunc(c, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+			c := bot.rankedCandidates()
 			for k := 0; k < len(c) && k <= alternatives; k++ {
 				add(c[k].board)
 			}

@@ -32,6 +32,17 @@ func Reader(path string) (func(io.Reader) (*record.Match, error), error) {
 	return nil, fmt.Errorf("%s: %w", path, ErrFormat)
 }
 
+// Writer is the writing function for path's format.
+func Writer(path string) (func(io.Writer, *record.Match) error, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mat":
+		return mat.Write, nil
+	case ".sgf":
+		return sgf.Write, nil
+	}
+	return nil, fmt.Errorf("%s: %w", path, ErrFormat)
+}
+
 // Load reads and replays one record.
 func Load(path string) (*record.Match, error) {
 	read, err := Reader(path)

@@ -22,11 +22,13 @@ def text(move):
 m = gnubg.match(analysis=1, boards=1, statistics=0, verbose=0)
 info = m['match-info']
 length = info.get('match-length', 0)
+crawford_rule = length > 1 and 'Crawford' in info.get('rules', ())
 crawford_played = False
 for number, g in enumerate(m['games'], 1):
     score = {'X': g['info']['score-X'], 'O': g['info']['score-O']}
-    # The Crawford game is the first game in which a side is 1-away.
-    crawford = length > 1 and not crawford_played and length - 1 in score.values()
+    # Under the Crawford rule, the Crawford game is the first game in
+    # which a side is 1-away.
+    crawford = (crawford_rule and not crawford_played and length - 1 in score.values())
     crawford_played = crawford_played or crawford
     cube, owner = 1, None
     for a in g['game']:
