@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -72,22 +73,131 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	if err != nil {
 		return cli.Usagef("verdict-breakdown: %v", err)
 	}
-	var ds []verdict.Decision
-	for _, path := range fs.Args() {
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("verdict-breakdown: %w", err)
-		}
-		more, err := verdict.ReadDecisions(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("verdict-breakdown: %s: %w", path, err)
-		}
-		ds = append(ds, more...)
+	ds, err := readDecisionFiles(fs.Args())
+	if err != nil {
+		return fmt.Errorf("verdict-breakdown: %w", err)
 	}
 	records := verdict.RecordsOf(ds)
 	fmt.Fprintf(stdout, "%d chequer decisions of %d records\n", len(ds), len(records))
 	return writeBreakdown(stdout, records, *by, groupers)
+}
+
+// readDecisionFiles reads the decisions that gnubg-verdict --decisions
+// wrote to the files at paths.
+func readDecisionFiles(paths []string) ([]verdict.Decision, error) {
+	var ds []verdict.Decision
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		more, err := verdict.ReadDecisions(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}
+
+// runVerdictCompare compares two runs' decisions, as gnubg-verdict
+// --decisions wrote them, record by record: records of the same name
+// were played on the same dice, so the change in a player's error rate
+// is measured with the luck of the rolls shared.
+func runVerdictCompare(args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtool", "verdict-compare", "A.jsonl B.jsonl", stdout)
+	by := fs.StringSlice("by", nil, "also compare groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
+	if err := cli.Parse(fs, args, 2, 2); err != nil {
+		return err
+	}
+	groupers, err := decisionGroupers(*by)
+	if err != nil {
+		return cli.Usagef("verdict-compare: %v", err)
+	}
+	var runs [2][]verdict.Record
+	for i, path := range fs.Args() {
+		ds, err := readDecisionFiles([]string{path})
+		if err != nil {
+			return fmt.Errorf("verdict-compare: %w", err)
+		}
+		runs[i] = verdict.RecordsOf(ds)
+	}
+	a, b := verdict.PairRecords(runs[0], runs[1])
+	if len(a) == 0 {
+		return fmt.Errorf("verdict-compare: %s and %s have no record name in common", fs.Arg(0), fs.Arg(1))
+	}
+	fmt.Fprintf(stdout, "%s against %s: %d records in both (of %d and %d)\n", fs.Arg(1), fs.Arg(0), len(a), len(runs[0]), len(runs[1]))
+	fmt.Fprintf(stdout, "chequer error (decisions, mEMG a decision) in each, and the second less the first record by record with a 95%% interval\n")
+	keyOf := func(d verdict.Decision) (string, error) {
+		parts := []string{"all"}
+		for _, g := range groupers {
+			p, err := g(d)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, p)
+		}
+		return strings.Join(parts, ", "), nil
+	}
+	groups := [2]map[string][][2]verdict.Player{}
+	for i, rs := range [2][]verdict.Record{a, b} {
+		all, err := verdict.GroupDecisions(rs, func(verdict.Decision) (string, error) { return "all", nil })
+		if err != nil {
+			return fmt.Errorf("verdict-compare: %w", err)
+		}
+		groups[i] = all
+		if len(groupers) > 0 {
+			more, err := verdict.GroupDecisions(rs, keyOf)
+			if err != nil {
+				return fmt.Errorf("verdict-compare: %w", err)
+			}
+			for k, v := range more {
+				groups[i][k] = v
+			}
+		}
+	}
+	keys := make([]string, 0, len(groups[0])+len(groups[1]))
+	for k := range groups[0] {
+		keys = append(keys, k)
+	}
+	for k := range groups[1] {
+		if groups[0][k] == nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ga, gb := groups[0][k], groups[1][k]
+		if ga == nil {
+			ga = emptyGroup(a)
+		}
+		if gb == nil {
+			gb = emptyGroup(b)
+		}
+		fmt.Fprintf(stdout, "%s\n", strings.TrimPrefix(k, "all, "))
+		for _, d := range verdict.CompareChequer(ga, gb) {
+			interval := fmt.Sprintf("[%+6.2f, %+6.2f]", d.Interval[0], d.Interval[1])
+			if math.IsNaN(d.Interval[0]) {
+				interval = "(one record, no interval)"
+			}
+			fmt.Fprintf(stdout, "  %-12s %7d %6.2f %7d %6.2f  %+6.2f %s\n", d.Name,
+				d.A.UnforcedMoves, d.A.ChequerRate(), d.B.UnforcedMoves, d.B.ChequerRate(), d.Change, interval)
+		}
+	}
+	return nil
+}
+
+// emptyGroup is a group without decisions in records, for a group that
+// only the other run has.
+func emptyGroup(records []verdict.Record) [][2]verdict.Player {
+	g := make([][2]verdict.Player, len(records))
+	for i, r := range records {
+		for side := range g[i] {
+			g[i][side] = verdict.Player{Name: r.Players[side].Name, Records: 1}
+		}
+	}
+	return g
 }
 
 // writeDecisions writes every record's decisions as JSON lines.

@@ -33,6 +33,9 @@ commands:
                                  each player's chequer and cube error rates
   verdict-breakdown FILE.jsonl...  break down again, without gnubg, the
                                  decisions gnubg-verdict --decisions wrote
+  verdict-compare A.jsonl B.jsonl  compare two runs' decisions on the same
+                                 dice record by record: each player's change
+                                 in chequer error rate, with an interval
   gnubg-benchset FILE...         make a benchmark set (bgtrain benchmark --set)
                                  of the records' positions judged by gnubg
   gnubg-moveset FILE...          make a move set (bgtrain benchmark --moves):
@@ -73,6 +76,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = runVerdict(ctx, args[1:], stdout, stderr)
 	case "verdict-breakdown":
 		err = runVerdictBreakdown(args[1:], stdout)
+	case "verdict-compare":
+		err = runVerdictCompare(args[1:], stdout)
 	case "gnubg-benchset":
 		err = runGnubgSet(ctx, args[1:], stdout, stderr)
 	case "gnubg-moveset":

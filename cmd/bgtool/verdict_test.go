@@ -97,3 +97,53 @@ func TestVerdictBreakdown(t *testing.T) {
 		t.Errorf("--by colour: exit %d, %q", code, stderr)
 	}
 }
+
+// TestVerdictCompare compares two small runs written as gnubg-verdict
+// --decisions writes them: only the record both have is compared, by
+// class with --by class, and runs without a record in common are refused.
+func TestVerdictCompare(t *testing.T) {
+	dir := t.TempDir()
+	// Position IDs: the opening position (contact) and a race.
+	const contact, race = "4HPwATDgc/ABMA", "sr2mAgDSPcMDAA"
+	line := func(file, player, pos string, e float64) string {
+		return `{"file":"` + file + `","game":1,"player":"` + player + `","position_id":"` + pos + `","dice":"31","error":` + strconv.FormatFloat(e, 'f', -1, 64) + "}\n"
+	}
+	a := filepath.Join(dir, "a.jsonl")
+	b := filepath.Join(dir, "b.jsonl")
+	if err := os.WriteFile(a, []byte(line("runA/m1.mat", "bgbot", contact, 0.004)+line("runA/m1.mat", "bgbot", race, 0.002)+
+		line("runA/m1.mat", "gnubg0", contact, 0)+line("runA/m2.mat", "bgbot", contact, 0.1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(line("runB/m1.mat", "bgbot", contact, 0.001)+line("runB/m1.mat", "bgbot", race, 0)+
+		line("runB/m1.mat", "gnubg0", contact, 0)+line("runB/m3.mat", "bgbot", contact, 0.1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runTool(t, "verdict-compare", "--by", "class", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// bgbot in m1: 3.00 mEMG a move in a, 0.50 in b; contact 4 then 1, race 2 then 0.
+	for _, want := range []string{
+		"1 records in both (of 2 and 2)",
+		"all\n  bgbot              2   3.00       2   0.50   -2.50 (one record, no interval)\n  gnubg0             1   0.00       1   0.00   +0.00",
+		"contact\n  bgbot              1   4.00       1   1.00   -3.00",
+		"race\n  bgbot              1   2.00       1   0.00   -2.00",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "race\n  gnubg0") {
+		t.Errorf("gnubg0 made no race decision but is listed:\n%s", stdout)
+	}
+	other := filepath.Join(dir, "other.jsonl")
+	if err := os.WriteFile(other, []byte(line("runC/m9.mat", "bgbot", contact, 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runTool(t, "verdict-compare", a, other); code != 1 || !strings.Contains(stderr, "no record name in common") {
+		t.Errorf("runs without a common record: exit %d, %q", code, stderr)
+	}
+	if _, _, code := runTool(t, "verdict-compare", a); code != 2 {
+		t.Errorf("one file: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,65 @@
+package verdict
+
+import (
+	"math"
+	"testing"
+)
+
+func decisionsOf(file string, player string, errs ...float64) []Decision {
+	var ds []Decision
+	for _, e := range errs {
+		ds = append(ds, Decision{File: file, Player: player, Error: e})
+	}
+	return ds
+}
+
+// TestCompareChequer pairs two runs' records by name (a record in one run
+// only is left out) and checks the change and its interval against
+// figures worked by hand.
+func TestCompareChequer(t *testing.T) {
+	runA := RecordsOf(append(append(append(
+		decisionsOf("runA/m1.mat", "bgbot", 0.002, 0),
+		decisionsOf("runA/m1.mat", "gnubg0", 0.001)...),
+		decisionsOf("runA/m2.mat", "bgbot", 0.004)...),
+		decisionsOf("runA/m3.mat", "bgbot", 0.5)...))
+	runB := RecordsOf(append(append(append(
+		decisionsOf("runB/m4.mat", "bgbot", 0.9),
+		decisionsOf("runB/m2.mat", "bgbot", 0.001, 0.001)...),
+		decisionsOf("runB/m1.mat", "bgbot", 0.001)...),
+		decisionsOf("runB/m1.mat", "gnubg0", 0.003)...))
+	pa, pb := PairRecords(runA, runB)
+	if len(pa) != 2 || recordName(pa[0]) != "m1.mat" || recordName(pb[0]) != "m1.mat" || recordName(pb[1]) != "m2.mat" {
+		t.Fatalf("paired %d records: %v / %v", len(pa), pa, pb)
+	}
+	all := func(Decision) (string, error) { return "all", nil }
+	ga, err := GroupDecisions(pa, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb, err := GroupDecisions(pb, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := CompareChequer(ga["all"], gb["all"])
+	if len(ds) != 2 || ds[0].Name != "bgbot" || ds[1].Name != "gnubg0" {
+		t.Fatalf("differences %+v", ds)
+	}
+	// bgbot: A 0.006 EMG over 3 moves (2.0 mEMG), B 0.003 over 3 (1.0).
+	// Each pair's term is ±0.002/3, so the half-width is
+	// 1.96 * sqrt(2 * 2 * (0.002/3)^2) = 2.6133 mEMG.
+	bg := ds[0]
+	if bg.Pairs != 2 || bg.A.UnforcedMoves != 3 || bg.B.UnforcedMoves != 3 || math.Abs(bg.Change+1) > 1e-9 ||
+		math.Abs(bg.Interval[0]+3.6133) > 1e-3 || math.Abs(bg.Interval[1]-1.6133) > 1e-3 {
+		t.Errorf("bgbot %+v, want change -1 in [-3.613, +1.613] over 2 pairs", bg)
+	}
+	// gnubg0 moved in one pair only: its change, without an interval.
+	g0 := ds[1]
+	if g0.Pairs != 1 || math.Abs(g0.Change-2) > 1e-9 || !math.IsNaN(g0.Interval[0]) {
+		t.Errorf("gnubg0 %+v, want change +2 over 1 pair, no interval", g0)
+	}
+	// A run against itself changes nothing, with no spread.
+	same := CompareChequer(ga["all"], ga["all"])
+	if same[0].Change != 0 || same[0].Interval != [2]float64{0, 0} {
+		t.Errorf("a run against itself: %+v", same[0])
+	}
+}
