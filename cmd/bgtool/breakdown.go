@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"sort"
 	"strings"
@@ -176,13 +175,16 @@ func runVerdictCompare(args []string, stdout io.Writer) error {
 			gb = emptyGroup(b)
 		}
 		fmt.Fprintf(stdout, "%s\n", strings.TrimPrefix(k, "all, "))
-		for _, d := range verdict.CompareChequer(ga, gb) {
-			interval := fmt.Sprintf("[%+6.2f, %+6.2f]", d.Interval[0], d.Interval[1])
-			if math.IsNaN(d.Interval[0]) {
-				interval = "(one record, no interval)"
-			}
-			fmt.Fprintf(stdout, "  %-12s %7d %6.2f %7d %6.2f  %+6.2f %s\n", d.Name,
-				d.A.UnforcedMoves, d.A.ChequerRate(), d.B.UnforcedMoves, d.B.ChequerRate(), d.Change, interval)
+		ds := verdict.CompareChequer(ga, gb)
+		for _, d := range ds {
+			fmt.Fprintf(stdout, "  %-12s %7d %6.2f %7d %6.2f  %s\n", d.Name,
+				d.A.UnforcedMoves, d.A.ChequerRate(), d.B.UnforcedMoves, d.B.ChequerRate(), signedInterval(d.Change, d.Interval))
+		}
+		if len(ds) == 2 && ds[0].A.UnforcedMoves > 0 && ds[0].B.UnforcedMoves > 0 && ds[1].A.UnforcedMoves > 0 && ds[1].B.UnforcedMoves > 0 {
+			first, second := ds[0].Name, ds[1].Name
+			change, interval, _ := verdict.CompareGap(ga, gb, first, second)
+			fmt.Fprintf(stdout, "  %s less %s: %+.2f, then %+.2f: %s\n", first, second,
+				verdict.GapOf(ga, first, second).Chequer, verdict.GapOf(gb, first, second).Chequer, signedInterval(change, interval))
 		}
 	}
 	return nil
@@ -242,12 +244,18 @@ func writeBreakdown(w io.Writer, records []verdict.Record, names []string, group
 	fmt.Fprintf(w, "\nchequer error by %s (decisions, mEMG a decision with a 95%% interval over the records, EMG in all)\n", strings.Join(names, " and "))
 	for _, k := range keys {
 		fmt.Fprintf(w, "%s\n", k)
+		played := 0
 		for _, s := range verdict.Summarise(perGroup[k]) {
 			if s.UnforcedMoves == 0 {
 				continue
 			}
+			played++
 			fmt.Fprintf(w, "  %-12s %7d %6.2f [%5.2f, %5.2f] %8.3f\n", s.Name, s.UnforcedMoves, s.ChequerRate(),
 				s.ChequerInterval[0], s.ChequerInterval[1], s.ChequerError)
+		}
+		if names := playerNames(perGroup[k]); len(names) == 2 && played == 2 {
+			g := verdict.GapOf(perGroup[k], names[0], names[1])
+			fmt.Fprintf(w, "  %s less %s: %s\n", g.First, g.Second, signedInterval(g.Chequer, g.ChequerInterval))
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
@@ -86,4 +87,27 @@ func writeVerdict(w io.Writer, results [][2]verdict.Player, plies int) {
 			s.UnforcedMoves, s.ChequerRate(), s.ChequerInterval[0], s.ChequerInterval[1],
 			s.CubeDecisions, s.CubeRate(), s.CubeInterval[0], s.CubeInterval[1])
 	}
+	if names := playerNames(results); len(names) == 2 {
+		g := verdict.GapOf(results, names[0], names[1])
+		fmt.Fprintf(w, "%s less %s in the same %d records: chequer %s, cube %s\n", g.First, g.Second, g.Records,
+			signedInterval(g.Chequer, g.ChequerInterval), signedInterval(g.Cube, g.CubeInterval))
+	}
+}
+
+// playerNames is the names of the players in results, in name order.
+func playerNames(results [][2]verdict.Player) []string {
+	var names []string
+	for _, s := range verdict.Summarise(results) {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// signedInterval writes a change or a gap with its interval, or says
+// that one record gives none.
+func signedInterval(v float64, interval [2]float64) string {
+	if math.IsNaN(interval[0]) {
+		return fmt.Sprintf("%+.2f (no interval)", v)
+	}
+	return fmt.Sprintf("%+.2f [%+.2f, %+.2f]", v, interval[0], interval[1])
 }

@@ -54,9 +54,20 @@ func TestVerdictBreakdown(t *testing.T) {
 	if unforced["bgbot"] == 0 || unforced["gnubg0"] == 0 {
 		t.Fatalf("no summary rows:\n%s", stdout)
 	}
+	// One record: the gap is bgbot's rate less gnubg0's, without an interval.
+	rates := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^(bgbot|gnubg0)\s+1\s+\d+\s+([0-9.]+) `).FindAllStringSubmatch(stdout, -1) {
+		rates[m[1]] = m[2]
+	}
+	if rates["gnubg0"] != "0.00" || !strings.Contains(stdout, "bgbot less gnubg0 in the same 1 records: chequer +"+rates["bgbot"]+" (no interval)") {
+		t.Errorf("no gap line of +%s:\n%s", rates["bgbot"], stdout)
+	}
 	_, table, ok := strings.Cut(stdout, "chequer error by class")
 	if !ok {
 		t.Fatalf("no breakdown:\n%s", stdout)
+	}
+	if !regexp.MustCompile(`contact\n  bgbot .*\n  gnubg0 .*\n  bgbot less gnubg0: \+[0-9.]+ \(no interval\)\n`).MatchString(table) {
+		t.Errorf("no gap row under contact:\n%s", table)
 	}
 	rows := regexp.MustCompile(`(?m)^  (bgbot|gnubg0)\s+(\d+)\s+([0-9.]+) `).FindAllStringSubmatch(table, -1)
 	counted := map[string]int{}
@@ -125,16 +136,17 @@ func TestVerdictCompare(t *testing.T) {
 	// bgbot in m1: 3.00 mEMG a move in a, 0.50 in b; contact 4 then 1, race 2 then 0.
 	for _, want := range []string{
 		"1 records in both (of 2 and 2)",
-		"all\n  bgbot              2   3.00       2   0.50   -2.50 (one record, no interval)\n  gnubg0             1   0.00       1   0.00   +0.00",
-		"contact\n  bgbot              1   4.00       1   1.00   -3.00",
-		"race\n  bgbot              1   2.00       1   0.00   -2.00",
+		"all\n  bgbot              2   3.00       2   0.50  -2.50 (no interval)\n  gnubg0             1   0.00       1   0.00  +0.00 (no interval)\n" +
+			"  bgbot less gnubg0: +3.00, then +0.50: -2.50 (no interval)\n",
+		"contact\n  bgbot              1   4.00       1   1.00  -3.00",
+		"race\n  bgbot              1   2.00       1   0.00  -2.00 (no interval)\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}
 	}
-	if strings.Contains(stdout, "race\n  gnubg0") {
-		t.Errorf("gnubg0 made no race decision but is listed:\n%s", stdout)
+	if !strings.HasSuffix(stdout, "race\n  bgbot              1   2.00       1   0.00  -2.00 (no interval)\n") {
+		t.Errorf("gnubg0 made no race decision, so race lists bgbot alone, without a gap:\n%s", stdout)
 	}
 	other := filepath.Join(dir, "other.jsonl")
 	if err := os.WriteFile(other, []byte(line("runC/m9.mat", "bgbot", contact, 0)), 0o644); err != nil {

@@ -1,7 +1,6 @@
 package verdict
 
 import (
-	"math"
 	"path/filepath"
 	"sort"
 )
@@ -67,27 +66,37 @@ func CompareChequer(a, b [][2]Player) []Difference {
 	}
 	sort.Strings(names)
 	out := make([]Difference, 0, len(names))
+	chequer := func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
 	for _, n := range names {
 		ps := byName[n]
 		d := Difference{Name: n, A: Player{Name: n}, B: Player{Name: n}, Pairs: len(ps)}
-		for _, p := range ps {
+		as, bs := make([]Player, len(ps)), make([]Player, len(ps))
+		for i, p := range ps {
+			as[i], bs[i] = p.a, p.b
 			d.A.Add(p.a)
 			d.B.Add(p.b)
 		}
-		d.Change = d.B.ChequerRate() - d.A.ChequerRate()
-		d.Interval = [2]float64{math.NaN(), math.NaN()}
-		na, nb := float64(d.A.UnforcedMoves), float64(d.B.UnforcedMoves)
-		if k := float64(len(ps)); k >= 2 && na > 0 && nb > 0 {
-			ra, rb := d.A.ChequerError/na, d.B.ChequerError/nb
-			var ss float64
-			for _, p := range ps {
-				z := (p.b.ChequerError-rb*float64(p.b.UnforcedMoves))/nb - (p.a.ChequerError-ra*float64(p.a.UnforcedMoves))/na
-				ss += z * z
-			}
-			half := 1000 * 1.96 * math.Sqrt(ss*k/(k-1))
-			d.Interval = [2]float64{d.Change - half, d.Change + half}
-		}
+		d.Change, d.Interval = ratioStatistic(termOf(1, bs, chequer), termOf(-1, as, chequer))
 		out = append(out, d)
 	}
 	return out
+}
+
+// CompareGap is how first's chequer gap to second (GapOf) changed from a
+// to b, paired records as in CompareChequer; records where either run
+// lacks one of the two players are left out.
+func CompareGap(a, b [][2]Player, first, second string) (change float64, interval [2]float64, pairs int) {
+	var a1, a2, b1, b2 []Player
+	for i := range a {
+		pa1, ok1 := playerNamed(a[i], first)
+		pa2, ok2 := playerNamed(a[i], second)
+		pb1, ok3 := playerNamed(b[i], first)
+		pb2, ok4 := playerNamed(b[i], second)
+		if ok1 && ok2 && ok3 && ok4 {
+			a1, a2, b1, b2 = append(a1, pa1), append(a2, pa2), append(b1, pb1), append(b2, pb2)
+		}
+	}
+	chequer := func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
+	change, interval = ratioStatistic(termOf(1, b1, chequer), termOf(-1, b2, chequer), termOf(-1, a1, chequer), termOf(1, a2, chequer))
+	return change, interval, len(a1)
 }

@@ -63,3 +63,32 @@ func TestCompareChequer(t *testing.T) {
 		t.Errorf("a run against itself: %+v", same[0])
 	}
 }
+
+// TestGapOf measures one player's gap to another in the same records,
+// against figures worked by hand, and CompareGap finds no change between
+// a run and itself.
+func TestGapOf(t *testing.T) {
+	results := [][2]Player{
+		{{Name: "x", UnforcedMoves: 10, ChequerError: 0.02}, {Name: "y", UnforcedMoves: 10, ChequerError: 0.01}},
+		{{Name: "y", UnforcedMoves: 10, ChequerError: 0.01}, {Name: "x", UnforcedMoves: 10, ChequerError: 0.04}},
+		{{Name: "x", UnforcedMoves: 10, ChequerError: 0.5}, {Name: "z", UnforcedMoves: 10}},
+	}
+	g := GapOf(results, "x", "y")
+	// x 3.0 mEMG, y 1.0 in the two records both played; each record's
+	// term is ±0.01/20, so the half-width is 1.96*sqrt(2*2*0.0005^2).
+	if g.Records != 2 || math.Abs(g.Chequer-2) > 1e-9 || math.Abs(g.ChequerInterval[0]-0.04) > 1e-9 || math.Abs(g.ChequerInterval[1]-3.96) > 1e-9 {
+		t.Errorf("gap %+v, want 2 in [0.04, 3.96] over 2 records", g)
+	}
+	if g.Cube != 0 || !math.IsNaN(g.CubeInterval[0]) {
+		t.Errorf("no cube decisions: gap %v %v", g.Cube, g.CubeInterval)
+	}
+	if c, iv, n := CompareGap(results, results, "x", "y"); c != 0 || iv != [2]float64{0, 0} || n != 2 {
+		t.Errorf("a run against itself: change %v %v over %d", c, iv, n)
+	}
+	// Halving x's errors in the second run halves its rate (3.0 to 1.5).
+	better := [][2]Player{results[0], results[1], results[2]}
+	better[0][0].ChequerError, better[1][1].ChequerError = 0.01, 0.02
+	if c, _, _ := CompareGap(results, better, "x", "y"); math.Abs(c+1.5) > 1e-9 {
+		t.Errorf("x halved: gap change %v, want -1.5", c)
+	}
+}

@@ -272,27 +272,106 @@ func Summarise(results [][2]Player) []Summary {
 }
 
 // rateInterval is the 95% interval of the rate sum(error)/sum(n) over
-// records, in mEMG, by the delta method (the records are the sampled
-// units; decisions within a record are not independent). It is NaN with
-// fewer than two records or no decisions.
+// records, in mEMG (ratioStatistic with one term).
 func rateInterval(ps []Player, get func(Player) (float64, int)) [2]float64 {
-	var se, sn float64
-	for _, p := range ps {
+	_, interval := ratioStatistic(termOf(1, ps, get))
+	return interval
+}
+
+// A ratio is one term of a statistic: sign times sum(e)/sum(n), with e
+// and n given record by record.
+type ratio struct {
+	sign float64
+	e, n []float64
+}
+
+func termOf(sign float64, ps []Player, get func(Player) (float64, int)) ratio {
+	t := ratio{sign: sign, e: make([]float64, len(ps)), n: make([]float64, len(ps))}
+	for i, p := range ps {
 		e, n := get(p)
-		se += e
-		sn += float64(n)
+		t.e[i], t.n[i] = e, float64(n)
 	}
-	k := float64(len(ps))
-	if sn == 0 || k < 2 {
-		return [2]float64{math.NaN(), math.NaN()}
+	return t
+}
+
+// ratioStatistic is the sum of the terms' signed ratios, in mEMG, with
+// its 95% interval by the delta method: the records are the sampled units
+// (decisions within a record are not independent), and every term holds
+// the same records in the same order, so terms measured on the same
+// records (two players in one game, or one record in two runs on the
+// same dice) share their luck. The interval is NaN with fewer than two
+// records or a term without decisions; a term without decisions counts 0.
+func ratioStatistic(terms ...ratio) (float64, [2]float64) {
+	nan := [2]float64{math.NaN(), math.NaN()}
+	value, k := 0.0, 0
+	rates := make([]float64, len(terms))
+	sums := make([]float64, len(terms))
+	defined := true
+	for i, t := range terms {
+		var se, sn float64
+		for j := range t.e {
+			se += t.e[j]
+			sn += t.n[j]
+		}
+		k = len(t.e)
+		if sn == 0 {
+			defined = false
+			continue
+		}
+		rates[i], sums[i] = se/sn, sn
+		value += t.sign * rates[i]
 	}
-	r := se / sn
+	if !defined || k < 2 {
+		return 1000 * value, nan
+	}
 	var ss float64
-	for _, p := range ps {
-		e, n := get(p)
-		d := e - r*float64(n)
-		ss += d * d
+	for j := 0; j < k; j++ {
+		var z float64
+		for i, t := range terms {
+			z += t.sign * (t.e[j] - rates[i]*t.n[j]) / sums[i]
+		}
+		ss += z * z
 	}
-	half := 1.96 * math.Sqrt(ss*k/(k-1)) / sn
-	return [2]float64{1000 * (r - half), 1000 * (r + half)}
+	kf := float64(k)
+	half := 1.96 * math.Sqrt(ss*kf/(kf-1))
+	return 1000 * value, [2]float64{1000 * (value - half), 1000 * (value + half)}
+}
+
+// Gap is how much higher one player's error rates are than another's in
+// the records where both played (first's less second's, mEMG). Both
+// players' decisions in a record share its dice and its course, so the
+// gap's interval is narrower than the difference of their own.
+type Gap struct {
+	First, Second                 string
+	Records                       int
+	Chequer, Cube                 float64
+	ChequerInterval, CubeInterval [2]float64
+}
+
+// GapOf is first's gap to second in results.
+func GapOf(results [][2]Player, first, second string) Gap {
+	g := Gap{First: first, Second: second}
+	var a, b []Player
+	for _, r := range results {
+		pa, oka := playerNamed(r, first)
+		pb, okb := playerNamed(r, second)
+		if oka && okb {
+			a, b = append(a, pa), append(b, pb)
+		}
+	}
+	g.Records = len(a)
+	chequer := func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
+	cube := func(p Player) (float64, int) { return p.CubeError, p.CubeDecisions }
+	g.Chequer, g.ChequerInterval = ratioStatistic(termOf(1, a, chequer), termOf(-1, b, chequer))
+	g.Cube, g.CubeInterval = ratioStatistic(termOf(1, a, cube), termOf(-1, b, cube))
+	return g
+}
+
+func playerNamed(r [2]Player, name string) (Player, bool) {
+	for _, p := range r {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Player{}, false
 }
