@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -156,17 +158,13 @@ func runVerdictCompare(args []string, stdout io.Writer) error {
 			}
 		}
 	}
-	keys := make([]string, 0, len(groups[0])+len(groups[1]))
-	for k := range groups[0] {
-		keys = append(keys, k)
-	}
-	for k := range groups[1] {
-		if groups[0][k] == nil {
-			keys = append(keys, k)
+	union := map[string]bool{}
+	for _, g := range groups {
+		for k := range g {
+			union[k] = true
 		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(union)) {
 		ga, gb := groups[0][k], groups[1][k]
 		if ga == nil {
 			ga = emptyGroup(a)
