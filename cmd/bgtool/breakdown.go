@@ -130,74 +130,54 @@ func runVerdictCompare(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s against %s: %d records in both (of %d and %d)\n", fs.Arg(1), fs.Arg(0), len(a), len(runs[0]), len(runs[1]))
 	fmt.Fprintf(stdout, "chequer error (decisions, mEMG a decision) in each, and the second less the first record by record with a 95%% interval\n")
-	keyOf := func(d verdict.Decision) (string, error) {
-		parts := []string{"all"}
-		for _, g := range groupers {
-			p, err := g(d)
-			if err != nil {
-				return "", err
-			}
-			parts = append(parts, p)
-		}
-		return strings.Join(parts, ", "), nil
+	all, err := verdict.GroupPairs(a, b, func(verdict.Decision) (string, error) { return "all", nil })
+	if err != nil {
+		return fmt.Errorf("verdict-compare: %w", err)
 	}
-	groups := [2]map[string][][2]verdict.Player{}
-	for i, rs := range [2][]verdict.Record{a, b} {
-		all, err := verdict.GroupDecisions(rs, func(verdict.Decision) (string, error) { return "all", nil })
+	writeComparison(stdout, "all", all["all"])
+	if len(groupers) > 0 {
+		groups, err := verdict.GroupPairs(a, b, groupKeyOf(groupers))
 		if err != nil {
 			return fmt.Errorf("verdict-compare: %w", err)
 		}
-		groups[i] = all
-		if len(groupers) > 0 {
-			more, err := verdict.GroupDecisions(rs, keyOf)
-			if err != nil {
-				return fmt.Errorf("verdict-compare: %w", err)
-			}
-			for k, v := range more {
-				groups[i][k] = v
-			}
-		}
-	}
-	union := map[string]bool{}
-	for _, g := range groups {
-		for k := range g {
-			union[k] = true
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(union)) {
-		ga, gb := groups[0][k], groups[1][k]
-		if ga == nil {
-			ga = emptyGroup(a)
-		}
-		if gb == nil {
-			gb = emptyGroup(b)
-		}
-		fmt.Fprintf(stdout, "%s\n", strings.TrimPrefix(k, "all, "))
-		ds := verdict.CompareChequer(ga, gb)
-		for _, d := range ds {
-			fmt.Fprintf(stdout, "  %-12s %7d %6.2f %7d %6.2f  %s\n", d.Name,
-				d.A.UnforcedMoves, d.A.ChequerRate(), d.B.UnforcedMoves, d.B.ChequerRate(), signedInterval(d.Change, d.Interval))
-		}
-		if len(ds) == 2 && ds[0].A.UnforcedMoves > 0 && ds[0].B.UnforcedMoves > 0 && ds[1].A.UnforcedMoves > 0 && ds[1].B.UnforcedMoves > 0 {
-			first, second := ds[0].Name, ds[1].Name
-			change, interval, _ := verdict.CompareGap(ga, gb, first, second)
-			fmt.Fprintf(stdout, "  %s less %s: %+.2f, then %+.2f: %s\n", first, second,
-				verdict.GapOf(ga, first, second).Chequer, verdict.GapOf(gb, first, second).Chequer, signedInterval(change, interval))
+		for _, k := range slices.Sorted(maps.Keys(groups)) {
+			writeComparison(stdout, k, groups[k])
 		}
 	}
 	return nil
 }
 
-// emptyGroup is a group without decisions in records, for a group that
-// only the other run has.
-func emptyGroup(records []verdict.Record) [][2]verdict.Player {
-	g := make([][2]verdict.Player, len(records))
-	for i, r := range records {
-		for side := range g[i] {
-			g[i][side] = verdict.Player{Name: r.Players[side].Name, Records: 1}
-		}
+// writeComparison prints one group of verdict-compare: each player's
+// decisions and rate in both runs and the change, then the change in the
+// gap where both players made decisions of the group in both runs.
+func writeComparison(w io.Writer, name string, g [2][][2]verdict.Player) {
+	fmt.Fprintf(w, "%s\n", name)
+	ds := verdict.CompareChequer(g[0], g[1])
+	for _, d := range ds {
+		fmt.Fprintf(w, "  %-12s %7d %6.2f %7d %6.2f  %s\n", d.Name,
+			d.A.UnforcedMoves, d.A.ChequerRate(), d.B.UnforcedMoves, d.B.ChequerRate(), signedInterval(d.Change, d.Interval))
 	}
-	return g
+	if len(ds) == 2 && ds[0].A.UnforcedMoves > 0 && ds[0].B.UnforcedMoves > 0 && ds[1].A.UnforcedMoves > 0 && ds[1].B.UnforcedMoves > 0 {
+		first, second := ds[0].Name, ds[1].Name
+		change, interval, _ := verdict.CompareGap(g[0], g[1], first, second)
+		fmt.Fprintf(w, "  %s less %s: %+.2f, then %+.2f: %s\n", first, second,
+			verdict.GapOf(g[0], first, second).Chequer, verdict.GapOf(g[1], first, second).Chequer, signedInterval(change, interval))
+	}
+}
+
+// groupKeyOf names a decision's group under groupers, joined by commas.
+func groupKeyOf(groupers []decisionGrouper) func(verdict.Decision) (string, error) {
+	return func(d verdict.Decision) (string, error) {
+		parts := make([]string, len(groupers))
+		for i, g := range groupers {
+			p, err := g(d)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = p
+		}
+		return strings.Join(parts, ", "), nil
+	}
 }
 
 // writeDecisions writes every record's decisions as JSON lines.
@@ -220,17 +200,7 @@ func writeDecisions(path string, records []verdict.Record) error {
 // over the records) and error in all (EMG), so that a gap between two
 // players can be traced to where it lies.
 func writeBreakdown(w io.Writer, records []verdict.Record, names []string, groupers []decisionGrouper) error {
-	perGroup, err := verdict.GroupDecisions(records, func(d verdict.Decision) (string, error) {
-		parts := make([]string, len(groupers))
-		for i, g := range groupers {
-			p, err := g(d)
-			if err != nil {
-				return "", err
-			}
-			parts[i] = p
-		}
-		return strings.Join(parts, ", "), nil
-	})
+	perGroup, err := verdict.GroupDecisions(records, groupKeyOf(groupers))
 	if err != nil {
 		return err
 	}

@@ -100,3 +100,31 @@ func CompareGap(a, b [][2]Player, first, second string) (change float64, interva
 	change, interval = ratioStatistic(termOf(1, b1, chequer), termOf(-1, b2, chequer), termOf(-1, a1, chequer), termOf(1, a2, chequer))
 	return change, interval, len(a1)
 }
+
+// GroupPairs is GroupDecisions of two runs' paired records (PairRecords)
+// at once: for every group either run has, its figures in a and in b,
+// a run without the group's decisions counting its players with none.
+func GroupPairs(a, b []Record, key func(Decision) (string, error)) (map[string][2][][2]Player, error) {
+	ga, err := GroupDecisions(a, key)
+	if err != nil {
+		return nil, err
+	}
+	gb, err := GroupDecisions(b, key)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][2][][2]Player{}
+	for k, g := range ga {
+		other := gb[k]
+		if other == nil {
+			other = blankGroup(b)
+		}
+		out[k] = [2][][2]Player{g, other}
+	}
+	for k, g := range gb {
+		if ga[k] == nil {
+			out[k] = [2][][2]Player{blankGroup(a), g}
+		}
+	}
+	return out, nil
+}

@@ -200,12 +200,7 @@ func GroupDecisions(records []Record, key func(Decision) (string, error)) (map[s
 			}
 			g := groups[k]
 			if g == nil {
-				g = make([][2]Player, len(records))
-				for j, rec := range records {
-					for side := range g[j] {
-						g[j][side] = Player{Name: rec.Players[side].Name, Records: 1}
-					}
-				}
+				g = blankGroup(records)
 				groups[k] = g
 			}
 			for side := range g[i] {
@@ -217,4 +212,15 @@ func GroupDecisions(records []Record, key func(Decision) (string, error)) (map[s
 		}
 	}
 	return groups, nil
+}
+
+// blankGroup is a group of records' players without decisions.
+func blankGroup(records []Record) [][2]Player {
+	g := make([][2]Player, len(records))
+	for i, r := range records {
+		for side := range g[i] {
+			g[i][side] = Player{Name: r.Players[side].Name, Records: 1}
+		}
+	}
+	return g
 }
