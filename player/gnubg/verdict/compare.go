@@ -38,7 +38,7 @@ func recordName(r Record) string {
 type Difference struct {
 	Name     string
 	A, B     Player     // the player's figures summed over the pairs
-	Pairs    int        // records in which the player made decisions on both sides
+	Pairs    int        // records in which the player made decisions in either run
 	Change   float64    // B's rate less A's, mEMG a decision
 	Interval [2]float64 // 95%, NaN with fewer than two pairs
 }
@@ -66,7 +66,6 @@ func CompareChequer(a, b [][2]Player) []Difference {
 	}
 	sort.Strings(names)
 	out := make([]Difference, 0, len(names))
-	chequer := func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
 	for _, n := range names {
 		ps := byName[n]
 		d := Difference{Name: n, A: Player{Name: n}, B: Player{Name: n}, Pairs: len(ps)}
@@ -76,7 +75,7 @@ func CompareChequer(a, b [][2]Player) []Difference {
 			d.A.Add(p.a)
 			d.B.Add(p.b)
 		}
-		d.Change, d.Interval = ratioStatistic(termOf(1, bs, chequer), termOf(-1, as, chequer))
+		d.Change, d.Interval = ratioStatistic(termOf(1, bs, chequerFigures), termOf(-1, as, chequerFigures))
 		out = append(out, d)
 	}
 	return out
@@ -96,8 +95,7 @@ func CompareGap(a, b [][2]Player, first, second string) (change float64, interva
 			a1, a2, b1, b2 = append(a1, pa1), append(a2, pa2), append(b1, pb1), append(b2, pb2)
 		}
 	}
-	chequer := func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
-	change, interval = ratioStatistic(termOf(1, b1, chequer), termOf(-1, b2, chequer), termOf(-1, a1, chequer), termOf(1, a2, chequer))
+	change, interval = ratioStatistic(termOf(1, b1, chequerFigures), termOf(-1, b2, chequerFigures), termOf(-1, a1, chequerFigures), termOf(1, a2, chequerFigures))
 	return change, interval, len(a1)
 }
 

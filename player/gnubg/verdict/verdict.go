@@ -264,12 +264,17 @@ func Summarise(results [][2]Player) []Summary {
 		for _, p := range ps {
 			sum.Add(p)
 		}
-		sum.ChequerInterval = rateInterval(ps, func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves })
-		sum.CubeInterval = rateInterval(ps, func(p Player) (float64, int) { return p.CubeError, p.CubeDecisions })
+		sum.ChequerInterval = rateInterval(ps, chequerFigures)
+		sum.CubeInterval = rateInterval(ps, cubeFigures)
 		out = append(out, sum)
 	}
 	return out
 }
+
+// chequerFigures and cubeFigures are a player's error total and decisions
+// of one kind, the two sides of a rate.
+func chequerFigures(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
+func cubeFigures(p Player) (float64, int)    { return p.CubeError, p.CubeDecisions }
 
 // rateInterval is the 95% interval of the rate sum(error)/sum(n) over
 // records, in mEMG (ratioStatistic with one term).
@@ -360,10 +365,8 @@ func GapOf(results [][2]Player, first, second string) Gap {
 		}
 	}
 	g.Records = len(a)
-	chequer := func(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
-	cube := func(p Player) (float64, int) { return p.CubeError, p.CubeDecisions }
-	g.Chequer, g.ChequerInterval = ratioStatistic(termOf(1, a, chequer), termOf(-1, b, chequer))
-	g.Cube, g.CubeInterval = ratioStatistic(termOf(1, a, cube), termOf(-1, b, cube))
+	g.Chequer, g.ChequerInterval = ratioStatistic(termOf(1, a, chequerFigures), termOf(-1, b, chequerFigures))
+	g.Cube, g.CubeInterval = ratioStatistic(termOf(1, a, cubeFigures), termOf(-1, b, cubeFigures))
 	return g
 }
 
