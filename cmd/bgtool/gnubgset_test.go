@@ -1,15 +1,20 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
+	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/internal/peertest"
 )
 
@@ -95,19 +100,14 @@ func TestGnubgMoveset(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := benchset.ScoreMoves(set, benchset.BotChoice(bot))[0]
-	worst := benchset.ScoreMoves(set, func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		for _, d := range set {
-			if d.Board == b && d.Dice == [2]int{max(d1, d2), min(d1, d2)} {
-				low := d.Results[0]
-				for _, r := range d.Results {
-					if r.Equity < low.Equity {
-						low = r
-					}
-				}
-				return low.Board
+	worst := benchset.ScoreMoves(set, func(d *benchset.MoveDecision) backgammon.Board {
+		low := d.Results[0]
+		for _, r := range d.Results {
+			if r.Equity < low.Equity {
+				low = r
 			}
 		}
-		return b
+		return low.Board
 	})[0]
 	t.Logf("%d decisions: bgbot gives up %.4f a decision, the worst move %.4f", len(set), ours.Loss, worst.Loss)
 	if ours.Unknown != 0 || !(ours.Loss < 0.03) || !(worst.Loss > 5*ours.Loss) {
@@ -145,4 +145,90 @@ func TestGnubgMovesetClasses(t *testing.T) {
 	if _, stderr, code := runTool(t, "gnubg-moveset", "--classes", "bearoff", "--out", out, dir); code != 2 || !strings.Contains(stderr, "bearoff") {
 		t.Errorf("--classes bearoff: exit %d, %q", code, stderr)
 	}
+}
+
+// TestGnubgMovesetCubeful prices a 7-point match's decisions with the
+// cube at 0 ply and checks the set against gnubg's own hint: for decisions
+// at several cube states, the equities gnubg's hint lists for the best
+// moves (its normalised cubeful equity, the unit of its error rates) are
+// the set's best results' equities.
+func TestGnubgMovesetCubeful(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	out := filepath.Join(t.TempDir(), "cubeful.txt")
+	rec := "../../formats/mat/testdata/gnubg-7pt-cube.mat"
+	if _, stderr, code := runTool(t, "gnubg-moveset", "--cubeful", "-q", "--plies", "0", "--gnubg", bin, "--out", out, rec); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := benchset.ReadMoves(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One decision for each place of the cube, at a score other than 0-0.
+	picked := map[int]*benchset.MoveDecision{}
+	for i := range set {
+		d := &set[i]
+		if d.State == nil {
+			t.Fatalf("decision %d has no match state", i)
+		}
+		place := d.State.CubeOwner
+		if place >= 0 {
+			place = (place-d.State.Move+2)%2 + 1 // 1 the mover's, 2 the opponent's
+		}
+		if _, ok := picked[place]; !ok && d.State.Score != [2]int{} && len(d.Results) >= 3 {
+			picked[place] = d
+		}
+	}
+	if len(picked) != 3 {
+		t.Fatalf("decisions for %d places of the cube, want 3", len(picked))
+	}
+	for place, d := range picked {
+		pos, mid := gnubgid.Encode(d.State)
+		hint := gnubgHint(t, bin, pos, mid, len(d.Results))
+		eqs := make([]float64, len(d.Results))
+		for k, r := range d.Results {
+			eqs[k] = r.Equity
+		}
+		slices.Sort(eqs)
+		slices.Reverse(eqs)
+		if len(hint) < 3 {
+			t.Fatalf("%s:%s: gnubg's hint listed %d moves", pos, mid, len(hint))
+		}
+		for k, want := range hint {
+			if math.Abs(eqs[k]-want) > 0.0011 {
+				t.Errorf("cube place %d, %s:%s: the set's %d-th best result %.4f, gnubg's hint %.3f", place, pos, mid, k+1, eqs[k], want)
+			}
+		}
+	}
+}
+
+// gnubgHint runs gnubg's hint at 0 ply, cubeful, for a position and match
+// ID and returns the equities it lists, best first.
+func gnubgHint(t *testing.T, bin, pos, mid string, moves int) []float64 {
+	t.Helper()
+	script := fmt.Sprintf("set player both human\nnew match 7\nset matchid %s\nset board %s\n"+
+		"set evaluation chequerplay evaluation plies 0\nset evaluation chequerplay evaluation cubeful on\nhint %d\n", mid, pos, moves)
+	cmd := exec.Command(bin, "-t", "-q", "-r")
+	cmd.Stdin = strings.NewReader(script)
+	text, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gnubg: %v", err)
+	}
+	var eqs []float64
+	for _, line := range strings.Split(string(text), "\n") {
+		_, after, ok := strings.Cut(line, "Eq.: ")
+		if !ok || !strings.Contains(line, "Cubeful 0-ply") {
+			continue
+		}
+		x, err := strconv.ParseFloat(strings.Fields(after)[0], 64)
+		if err != nil {
+			t.Fatalf("gnubg's hint line %q: %v", line, err)
+		}
+		eqs = append(eqs, x)
+	}
+	return eqs
 }

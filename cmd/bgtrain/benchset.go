@@ -80,7 +80,8 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	moveKeep := fs.Int("move-keep", bgbot.DefaultMoveKeep, "moves --move-weights score again")
 	cubeWeights := fs.StringSlice("cube-weights", nil, "more networks whose probabilities are averaged with the main network's in the cube decisions scored")
 	bearoff := fs.String("bearoff", "", "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
-	choices := fs.String("choices", "", "also score, on the move set, the choices of the judge that priced this move set of the same decisions (its best result in each), e.g. gnubg 0-ply's from bgtool gnubg-moveset --plies 0")
+	choices := fs.String("choices", "", "also score, on the move set, the choices of the judge that priced this move set of the same decisions (its best result in each), e.g. gnubg 0-ply's from bgtool gnubg-moveset --plies 0, and the weights' loss less theirs decision by decision")
+	cubefulMoves := fs.Bool("cubeful-moves", false, "choose moves by cubeful equity (the bgbot engine's --cubeful-moves) in the decisions of a cubeful move set (bgtool gnubg-moveset --cubeful)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("benchmark: --cube-weights: %w", err)
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: *plies,
-		MoveWeights: mw, MoveKeep: *moveKeep, CubeWeights: cw})
+		MoveWeights: mw, MoveKeep: *moveKeep, CubeWeights: cw, CubefulMoves: *cubefulMoves})
 	if err != nil {
 		return err
 	}
@@ -135,8 +136,13 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "chequer play on %s (cubeless equity given up per decision, by the set's judge):\n", *moves)
-	if err := writeMoveScores(stdout, *moves, benchset.ScoreMoves(decisions, benchset.BotChoice(bot))); err != nil {
+	kind := "cubeless equity"
+	if len(decisions) > 0 && decisions[0].State != nil {
+		kind = "cubeful normalised equity at the decision's score and cube"
+	}
+	fmt.Fprintf(stdout, "chequer play on %s (%s given up per decision, by the set's judge):\n", *moves, kind)
+	ours := benchset.ScoreMoves(decisions, benchset.BotChoice(bot))
+	if err := writeMoveScores(stdout, *moves, ours); err != nil {
 		return err
 	}
 	if *choices == "" {
@@ -147,7 +153,18 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "the choices of %s's judge on %s:\n", *choices, *moves)
-	return writeMoveScores(stdout, *moves, benchset.ScoreMoves(decisions, benchset.SetChoice(ref)))
+	theirs := benchset.ScoreMoves(decisions, benchset.SetChoice(ref))
+	if err := writeMoveScores(stdout, *moves, theirs); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "the weights' loss less the judge's, decision by decision (mEMG a decision, 95%% interval):\n")
+	for i := range ours {
+		gap, half, n := benchset.PairedGap(ours[i], theirs[i])
+		if n > 1 {
+			fmt.Fprintf(stdout, "%-16s %9d %+8.2f [%+.2f, %+.2f]\n", ours[i].Name, n, 1000*gap, 1000*(gap-half), 1000*(gap+half))
+		}
+	}
+	return nil
 }
 
 // readMoveSet reads a move set file.
@@ -167,10 +184,10 @@ func readMoveSet(path string) ([]benchset.MoveDecision, error) {
 // writeMoveScores prints ScoreMoves' rows, and fails when a choice left a
 // position the move set does not hold.
 func writeMoveScores(w io.Writer, moves string, rows []benchset.MoveScore) error {
-	fmt.Fprintf(w, "%-14s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
+	fmt.Fprintf(w, "%-16s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
 	for _, r := range rows {
 		if r.Decisions > 0 {
-			fmt.Fprintf(w, "%-14s %9d %8.2f %10.1f%%\n", r.Name, r.Decisions, 1000*r.Loss, 100*r.Best)
+			fmt.Fprintf(w, "%-16s %9d %8.2f %10.1f%%\n", r.Name, r.Decisions, 1000*r.Loss, 100*r.Best)
 		}
 	}
 	if n := rows[0].Unknown; n > 0 {

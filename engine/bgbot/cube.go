@@ -159,12 +159,7 @@ func (bt *Bot) matchInfo(s *backgammon.State, player int) (matchInfo, error) {
 		}
 		bt.met = m
 	}
-	return matchInfo{
-		me:           s.MatchLength - s.Score[player],
-		opp:          s.MatchLength - s.Score[1-player],
-		cube:         s.CubeValue,
-		postCrawford: s.CrawfordGame || s.PostCrawford || !s.Rules.Crawford,
-	}, nil
+	return matchInfoOf(s, player), nil
 }
 
 // mwc is the dead-cube match winning chance of probabilities p with the
@@ -495,7 +490,8 @@ func (bt *Bot) moveObjective(s *backgammon.State) (func(*backgammon.Board, Probs
 	met := bt.met
 	// One unit of equity is half the swing between winning and losing a
 	// single game at this cube, in match winning chances.
-	scale := float32(met.mwc(Probs{Win: 1}, mi, mi.cube)-met.mwc(Probs{}, mi, mi.cube)) / 2
+	win, lose := met.singleGame(mi)
+	scale := float32(win-lose) / 2
 	if !cubeful {
 		return func(_ *backgammon.Board, p Probs) float32 { return float32(met.mwc(p, mi, mi.cube)) }, scale, nil
 	}

@@ -19,6 +19,60 @@ import (
 // stops every process.
 func Judge(ctx context.Context, bin string, plies, jobs int, boards []backgammon.Board, progress func(done, total int)) ([][5]float64, error) {
 	out := make([][5]float64, len(boards))
+	rules := backgammon.Rules{Variant: backgammon.Standard}
+	err := shareOut(ctx, bin, plies, jobs, len(boards), progress, func(ctx context.Context, p *Player) (func(i int) error, error) {
+		c := &bgcmd.Client{R: p}
+		if err := c.SetGame(ctx, bgcmd.FromRules(rules)); err != nil {
+			return nil, err
+		}
+		return func(i int) error {
+			s := backgammon.NewMatch(rules)
+			s.GameState, s.Board = backgammon.GamePlaying, boards[i]
+			pos, mid := gnubgid.Encode(s)
+			if err := c.SetPosition(ctx, pos, mid); err != nil {
+				return fmt.Errorf("position %s: %w", pos, err)
+			}
+			ev, err := c.Evaluate(ctx)
+			if err != nil {
+				return fmt.Errorf("position %s: %w", pos, err)
+			}
+			copy(out[i][:], ev[:5])
+			return nil
+		}, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gnubg judge: %w", err)
+	}
+	return out, nil
+}
+
+// JudgeCubeful asks gnubg (the program bin, at plies) for the cubeful
+// equity of each state's position before the roll for its player on roll
+// (Player.CubefulEquity: cubeful money equity in units of the cube, or the
+// match winning chance in a match), sharing the work as Judge does.
+func JudgeCubeful(ctx context.Context, bin string, plies, jobs int, states []*backgammon.State, progress func(done, total int)) ([]float64, error) {
+	out := make([]float64, len(states))
+	err := shareOut(ctx, bin, plies, jobs, len(states), progress, func(ctx context.Context, p *Player) (func(i int) error, error) {
+		return func(i int) error {
+			x, err := p.CubefulEquity(ctx, states[i])
+			if err != nil {
+				pos, mid := gnubgid.Encode(states[i])
+				return fmt.Errorf("position %s:%s: %w", pos, mid, err)
+			}
+			out[i] = x
+			return nil
+		}, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gnubg judge: %w", err)
+	}
+	return out, nil
+}
+
+// shareOut runs jobs gnubg processes at plies over items 0..n-1: start
+// readies each process and returns its work on one item. The first error
+// stops every process; progress, when set, is told after each item.
+func shareOut(ctx context.Context, bin string, plies, jobs, n int, progress func(done, total int), start func(ctx context.Context, p *Player) (func(i int) error, error)) error {
 	errs := make([]error, max(jobs, 1))
 	var (
 		wg   sync.WaitGroup
@@ -44,38 +98,28 @@ func Judge(ctx context.Context, bin string, plies, jobs int, boards []backgammon
 				return
 			}
 			defer p.Close()
-			c := &bgcmd.Client{R: p}
-			rules := backgammon.Rules{Variant: backgammon.Standard}
-			if err := c.SetGame(ctx, bgcmd.FromRules(rules)); err != nil {
+			work, err := start(ctx, p)
+			if err != nil {
 				fail(j, err)
 			}
 			for i := range next {
 				if errs[j] != nil {
 					continue
 				}
-				s := backgammon.NewMatch(rules)
-				s.GameState, s.Board = backgammon.GamePlaying, boards[i]
-				pos, mid := gnubgid.Encode(s)
-				if err := c.SetPosition(ctx, pos, mid); err != nil {
-					fail(j, fmt.Errorf("position %s: %w", pos, err))
+				if err := work(i); err != nil {
+					fail(j, err)
 					continue
 				}
-				ev, err := c.Evaluate(ctx)
-				if err != nil {
-					fail(j, fmt.Errorf("position %s: %w", pos, err))
-					continue
-				}
-				copy(out[i][:], ev[:5])
 				mu.Lock()
 				done++
 				if progress != nil {
-					progress(done, len(boards))
+					progress(done, n)
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for i := range boards {
+	for i := range n {
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -88,11 +132,8 @@ func Judge(ctx context.Context, bin string, plies, jobs int, boards []backgammon
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("gnubg judge: %w", err)
+			return err
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("gnubg judge: %w", err)
-	}
-	return out, nil
+	return ctx.Err()
 }

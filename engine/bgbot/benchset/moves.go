@@ -20,18 +20,32 @@ import (
 // off offline. Its file is line-based: '#' lines are comments, every other
 // line is
 //
-//	POSITION_ID DICE RESULT_ID:EQUITY RESULT_ID:EQUITY ...
+//	POSITION_ID[:MATCH_ID] DICE RESULT_ID:EQUITY RESULT_ID:EQUITY ...
 //
 // POSITION_ID is the position before the move for the player on roll,
 // DICE two digits, and each RESULT_ID the position after one legal move,
 // from the mover's view (not turned round), with the mover's cubeless
 // equity there as the reference judged it.
+//
+// A cubeful set adds each decision's gnubg match ID: the score, the cube
+// and its owner, the Crawford flag and, in money play, the Jacoby rule
+// (the cube is in use; a match has the Crawford rule). Its equities are
+// then the mover's cubeful equity after the move in gnubg's normalised
+// money equity (bgbot.MoverEquity), the unit of gnubg's chequer error
+// rates, so that the set prices chequer play as gnubg's analysis of a
+// match does.
+
+// cubefulRules are the rules a cubeful set's match IDs are read with.
+var cubefulRules = backgammon.Rules{Variant: backgammon.Standard, Cube: true, Crawford: true}
 
 // MoveDecision is one decision of a move set.
 type MoveDecision struct {
 	Board   backgammon.Board
 	Dice    [2]int
 	Results []MoveResult // one per distinct position a legal move leaves
+	// State is the match the decision was met in, with the roll set: the
+	// score and the cube (nil in a cubeless set).
+	State *backgammon.State
 }
 
 // MoveResult is a legal move's result and the reference's equity of it for
@@ -44,20 +58,24 @@ type MoveResult struct {
 // DecisionsFromRecords collects the chequer decisions of ms (standard
 // backgammon; each distinct position and roll once, in the order met) with
 // at least two distinct results, keeps every stride-th, and fills in the
-// legal results with equity 0 for a reference to judge.
-func DecisionsFromRecords(ms []*record.Match, stride int) ([]MoveDecision, error) {
+// legal results with equity 0 for a reference to judge. With cubeful, each
+// decision keeps its match state (a distinct decision is then a distinct
+// position, roll and match ID), and only games played with the cube
+// count.
+func DecisionsFromRecords(ms []*record.Match, stride int, cubeful bool) ([]MoveDecision, error) {
 	if stride < 1 {
 		return nil, fmt.Errorf("benchset: stride %d", stride)
 	}
 	type key struct {
-		b backgammon.Board
-		d [2]int
+		b     backgammon.Board
+		d     [2]int
+		match string
 	}
 	seen := map[key]bool{}
 	var out []MoveDecision
 	met := 0
 	for _, m := range ms {
-		if m.Rules.Variant != backgammon.Standard {
+		if m.Rules.Variant != backgammon.Standard || cubeful && !m.Rules.Cube {
 			continue
 		}
 		err := record.Walk(m, func(p *record.Position) error {
@@ -68,7 +86,13 @@ func DecisionsFromRecords(ms []*record.Match, stride int) ([]MoveDecision, error
 			if d[0] < d[1] {
 				d[0], d[1] = d[1], d[0]
 			}
-			k := key{p.Board, d}
+			k := key{b: p.Board, d: d}
+			var st *backgammon.State
+			if cubeful {
+				c := *p.State
+				st = &c
+				k.match = gnubgid.EncodeMatch(st)
+			}
 			if seen[k] {
 				return nil
 			}
@@ -78,7 +102,7 @@ func DecisionsFromRecords(ms []*record.Match, stride int) ([]MoveDecision, error
 				return nil
 			}
 			if met++; (met-1)%stride == 0 {
-				out = append(out, MoveDecision{Board: p.Board, Dice: d, Results: results})
+				out = append(out, MoveDecision{Board: p.Board, Dice: d, Results: results, State: st})
 			}
 			return nil
 		})
@@ -126,9 +150,13 @@ func WriteMoves(w io.Writer, header []string, set []MoveDecision) error {
 	for _, h := range header {
 		fmt.Fprintf(bw, "# %s\n", h)
 	}
-	fmt.Fprintln(bw, "# position_id dice result_id:equity ...")
+	fmt.Fprintln(bw, "# position_id[:match_id] dice result_id:equity ...")
 	for _, d := range set {
-		fmt.Fprintf(bw, "%s %d%d", gnubgid.EncodePosition(d.Board), d.Dice[0], d.Dice[1])
+		fmt.Fprint(bw, gnubgid.EncodePosition(d.Board))
+		if d.State != nil {
+			fmt.Fprintf(bw, ":%s", gnubgid.EncodeMatch(d.State))
+		}
+		fmt.Fprintf(bw, " %d%d", d.Dice[0], d.Dice[1])
 		for _, r := range d.Results {
 			fmt.Fprintf(bw, " %s:%.5f", gnubgid.EncodePosition(r.Board), r.Equity)
 		}
@@ -153,7 +181,8 @@ func ReadMoves(r io.Reader) ([]MoveDecision, error) {
 			return nil, fmt.Errorf("line %d: %d fields, want a position ID, the dice and two results or more", line, len(f))
 		}
 		var d MoveDecision
-		b, err := readBoard(f[0])
+		posID, matchID, cubeful := strings.Cut(f[0], ":")
+		b, err := readBoard(posID)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: position ID: %w", line, err)
 		}
@@ -162,6 +191,17 @@ func ReadMoves(r io.Reader) ([]MoveDecision, error) {
 			return nil, fmt.Errorf("line %d: dice: %q is not two digits 1..6", line, f[1])
 		}
 		d.Dice = [2]int{int(f[1][0] - '0'), int(f[1][1] - '0')}
+		if cubeful {
+			if d.State, err = readMoveState(posID, matchID, d.Dice); err != nil {
+				return nil, fmt.Errorf("line %d: match ID: %w", line, err)
+			}
+		}
+		// Normalised match equity can pass 3 where one game's swing at
+		// the cube is small against the match's.
+		bound := 3.0
+		if cubeful {
+			bound = 100
+		}
 		legal := map[backgammon.Board]bool{}
 		for _, r := range legalResults(b, d.Dice) {
 			legal[r.Board] = true
@@ -179,8 +219,8 @@ func ReadMoves(r io.Reader) ([]MoveDecision, error) {
 				return nil, fmt.Errorf("line %d: result %d: %s is not where a legal move of %s leaves position %s", line, i+1, id, f[1], f[0])
 			}
 			x, err := strconv.ParseFloat(eq, 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 3 {
-				return nil, fmt.Errorf("line %d: result %d: equity %q is not a number within -3..3", line, i+1, eq)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > bound {
+				return nil, fmt.Errorf("line %d: result %d: equity %q is not a number within -%g..%g", line, i+1, eq, bound, bound)
 			}
 			d.Results = append(d.Results, MoveResult{Board: rb, Equity: x})
 		}
@@ -190,6 +230,22 @@ func ReadMoves(r io.Reader) ([]MoveDecision, error) {
 		return nil, err
 	}
 	return set, nil
+}
+
+// readMoveState reads a cubeful decision's match: a game in play, the
+// player on roll to move with the decision's dice.
+func readMoveState(posID, matchID string, dice [2]int) (*backgammon.State, error) {
+	s, err := gnubgid.DecodeState(posID, matchID, cubefulRules)
+	if err != nil {
+		return nil, err
+	}
+	if s.Decision() != backgammon.DecideMove {
+		return nil, fmt.Errorf("%s does not have the player on roll to move", matchID)
+	}
+	if s.Dice != dice && s.Dice != [2]int{dice[1], dice[0]} {
+		return nil, fmt.Errorf("%s holds the roll %d%d, not %d%d", matchID, s.Dice[0], s.Dice[1], dice[0], dice[1])
+	}
+	return s, nil
 }
 
 func readBoard(id string) (backgammon.Board, error) {
@@ -206,7 +262,7 @@ func readBoard(id string) (backgammon.Board, error) {
 // MoveScore is how much equity a player's choices give up by a move set's
 // reference.
 type MoveScore struct {
-	Name      string // which decisions: a row of Breakdown
+	Name      string // which decisions: a row of MoveBreakdown
 	Decisions int
 	// Loss is the mean equity given up per decision (the best result's
 	// equity minus the chosen one's), Best the share of decisions where the
@@ -215,30 +271,49 @@ type MoveScore struct {
 	// Unknown counts choices whose result the set does not hold (none when
 	// the set holds every legal result).
 	Unknown int
+	// Losses holds each decision's loss, in the set's order; NaN for a
+	// decision outside the row or with an unknown choice. PairedGap pairs
+	// two players' losses through it.
+	Losses []float64
 }
 
-// BotChoice is ScoreMoves' choose for bot: the position its cubeless
-// move leaves.
-func BotChoice(bot *bgbot.Bot) func(b backgammon.Board, d1, d2 int) backgammon.Board {
-	return func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		m, _, _ := bot.ChooseMove(b, d1, d2)
-		return b.Apply(m)
+// MoveBreakdown names the rows ScoreMoves returns: Breakdown's, then, for
+// the decisions of a cubeful set, the cube's place (centred, the mover's,
+// the opponent's).
+var MoveBreakdown = append(append([]string(nil), Breakdown...), "cube centred", "cube mover's", "cube opponent's")
+
+// Chooser is what ScoreMoves measures: the position the player leaves in a
+// decision, seen from the mover.
+type Chooser func(d *MoveDecision) backgammon.Board
+
+// BotChoice is ScoreMoves' chooser for bot: its cubeless move, or in a
+// cubeful set's decision the move it makes in that match (bgbot.Bot.Move,
+// cubeful when the bot's configuration says so).
+func BotChoice(bot *bgbot.Bot) Chooser {
+	return func(d *MoveDecision) backgammon.Board {
+		if d.State != nil {
+			s := *d.State
+			m, ok, err := bot.Move(&s)
+			if err != nil || !ok {
+				return d.Board // not a result: counted as unknown
+			}
+			return d.Board.Apply(m)
+		}
+		m, _, _ := bot.ChooseMove(d.Board, d.Dice[0], d.Dice[1])
+		return d.Board.Apply(m)
 	}
 }
 
-// SetChoice is ScoreMoves' choose for the player whose judgement priced
-// ref: in each decision ref holds (same position and roll), the result it
-// prices best. That scores, say, gnubg 0-ply's own choices against a set
-// priced by gnubg 2-ply on the same decisions. A decision ref lacks gets
-// the position before the move, which no set holds as a result, so
-// ScoreMoves counts it as unknown.
-func SetChoice(ref []MoveDecision) func(b backgammon.Board, d1, d2 int) backgammon.Board {
-	type key struct {
-		board backgammon.Board
-		dice  [2]int
-	}
-	best := make(map[key]backgammon.Board, len(ref))
-	for _, d := range ref {
+// SetChoice is ScoreMoves' chooser for the player whose judgement priced
+// ref: in each decision ref holds (same position, roll and match), the
+// result it prices best. That scores, say, gnubg 0-ply's own choices
+// against a set priced by gnubg 2-ply on the same decisions. A decision
+// ref lacks gets the position before the move, which no set holds as a
+// result, so ScoreMoves counts it as unknown.
+func SetChoice(ref []MoveDecision) Chooser {
+	best := make(map[decisionKey]backgammon.Board, len(ref))
+	for i := range ref {
+		d := &ref[i]
 		if len(d.Results) == 0 {
 			continue
 		}
@@ -248,32 +323,58 @@ func SetChoice(ref []MoveDecision) func(b backgammon.Board, d1, d2 int) backgamm
 				top = r
 			}
 		}
-		best[key{d.Board, d.Dice}] = top.Board
-		best[key{d.Board, [2]int{d.Dice[1], d.Dice[0]}}] = top.Board
+		best[keyOf(d, false)] = top.Board
+		best[keyOf(d, true)] = top.Board
 	}
-	return func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		if got, ok := best[key{b, [2]int{d1, d2}}]; ok {
+	return func(d *MoveDecision) backgammon.Board {
+		if got, ok := best[keyOf(d, false)]; ok {
 			return got
 		}
-		return b
+		return d.Board
 	}
 }
 
-// ScoreMoves measures choose (the position the player would leave with
-// the roll, from its own view) against the set, one MoveScore per row of
-// Breakdown (the class of the position before the move, and for contact
-// the mover's pip lead).
-func ScoreMoves(set []MoveDecision, choose func(b backgammon.Board, d1, d2 int) backgammon.Board) []MoveScore {
-	rows := make([]MoveScore, len(Breakdown))
-	for i, name := range Breakdown {
-		rows[i].Name = name
+// decisionKey identifies a decision across move sets.
+type decisionKey struct {
+	board backgammon.Board
+	dice  [2]int
+	match string
+}
+
+// keyOf is d's key, with the dice turned round if swap.
+func keyOf(d *MoveDecision, swap bool) decisionKey {
+	k := decisionKey{board: d.Board, dice: d.Dice}
+	if swap {
+		k.dice = [2]int{d.Dice[1], d.Dice[0]}
 	}
-	for _, d := range set {
+	if d.State != nil {
+		m := gnubgid.MatchKeyOf(d.State)
+		m.Dice = [2]int{} // the roll is in dice, in either order
+		k.match = gnubgid.EncodeMatchKey(m)
+	}
+	return k
+}
+
+// ScoreMoves measures choose against the set, one MoveScore per row of
+// MoveBreakdown (the class of the position before the move, for contact
+// the mover's pip lead, and in a cubeful set the cube's place).
+func ScoreMoves(set []MoveDecision, choose Chooser) []MoveScore {
+	rows := make([]MoveScore, len(MoveBreakdown))
+	for i, name := range MoveBreakdown {
+		rows[i].Name = name
+		rows[i].Losses = make([]float64, len(set))
+		for k := range rows[i].Losses {
+			rows[i].Losses[k] = math.NaN()
+		}
+	}
+	cubeRow := len(Breakdown)
+	for k := range set {
+		d := &set[k]
 		best := math.Inf(-1)
 		for _, r := range d.Results {
 			best = math.Max(best, r.Equity)
 		}
-		got := choose(d.Board, d.Dice[0], d.Dice[1])
+		got := choose(d)
 		loss := math.NaN()
 		for _, r := range d.Results {
 			if r.Board == got {
@@ -290,6 +391,16 @@ func ScoreMoves(set []MoveDecision, choose func(b backgammon.Board, d1, d2 int) 
 		default:
 			in = append(in, 1, leadBand(&d.Board))
 		}
+		if st := d.State; st != nil {
+			switch st.CubeOwner {
+			case -1:
+				in = append(in, cubeRow)
+			case st.Move:
+				in = append(in, cubeRow+1)
+			default:
+				in = append(in, cubeRow+2)
+			}
+		}
 		for _, i := range in {
 			s := &rows[i]
 			if math.IsNaN(loss) {
@@ -298,6 +409,7 @@ func ScoreMoves(set []MoveDecision, choose func(b backgammon.Board, d1, d2 int) 
 			}
 			s.Decisions++
 			s.Loss += loss
+			s.Losses[k] = loss
 			if loss == 0 {
 				s.Best++
 			}
@@ -310,4 +422,32 @@ func ScoreMoves(set []MoveDecision, choose func(b backgammon.Board, d1, d2 int) 
 		}
 	}
 	return rows
+}
+
+// PairedGap is a's mean loss less b's over the decisions both scores
+// priced (the same row of the same set), with the half-width of its 95%
+// interval from the spread of the per-decision differences, and how many
+// decisions it pairs. Paired so, two players' small difference shows
+// through the decisions' own spread of losses.
+func PairedGap(a, b MoveScore) (gap, halfWidth float64, n int) {
+	var sum, sq float64
+	for k := range min(len(a.Losses), len(b.Losses)) {
+		x, y := a.Losses[k], b.Losses[k]
+		if math.IsNaN(x) || math.IsNaN(y) {
+			continue
+		}
+		d := x - y
+		n++
+		sum += d
+		sq += d * d
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN(), 0
+	}
+	gap = sum / float64(n)
+	if n < 2 {
+		return gap, math.NaN(), n
+	}
+	variance := (sq - float64(n)*gap*gap) / float64(n-1)
+	return gap, 1.96 * math.Sqrt(max(variance, 0)/float64(n)), n
 }

@@ -2,6 +2,7 @@ package benchset
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ func TestMoveSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := DecisionsFromRecords([]*record.Match{m}, 2)
+	set, err := DecisionsFromRecords([]*record.Match{m}, 2, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +63,11 @@ func TestMoveSet(t *testing.T) {
 	if len(back) != len(set) {
 		t.Fatalf("read back %d of %d decisions", len(back), len(set))
 	}
-	pick := func(better func(a, b float64) bool) func(b backgammon.Board, d1, d2 int) backgammon.Board {
-		return func(b backgammon.Board, d1, d2 int) backgammon.Board {
+	pick := func(better func(a, b float64) bool) Chooser {
+		return func(d *MoveDecision) backgammon.Board {
 			var best backgammon.Board
 			bestEq := 0.0
-			for i, r := range legalResults(b, [2]int{d1, d2}) {
+			for i, r := range legalResults(d.Board, d.Dice) {
 				e := -float64(pips(&r.Board[backgammon.OnRoll])) / 1000
 				if i == 0 || better(e, bestEq) {
 					best, bestEq = r.Board, e
@@ -88,7 +89,7 @@ func TestMoveSet(t *testing.T) {
 		t.Errorf("the classes hold %d decisions of %d", n, bad.Decisions)
 	}
 	// A choice the set does not hold is counted, not priced.
-	if s := ScoreMoves(back[:3], func(b backgammon.Board, _, _ int) backgammon.Board { return b })[0]; s.Unknown != 3 || s.Decisions != 0 {
+	if s := ScoreMoves(back[:3], func(d *MoveDecision) backgammon.Board { return d.Board })[0]; s.Unknown != 3 || s.Decisions != 0 {
 		t.Errorf("illegal choices: %+v", s)
 	}
 	// The set's own judge, read back through SetChoice, gives up nothing;
@@ -143,8 +144,126 @@ func TestReadMovesErrors(t *testing.T) {
 	}
 }
 
+// cubefulLine is a cubeful set's decision: a 7-point match at 0-0, the
+// cube centred, 21 to play.
+const cubefulLine = "4HPwATDgc/ABMA:cAnlAAAAAAAE 21 4HPwATDgc/ABFA:-0.03805 4HPwATDgc/ABIg:-0.02292"
+
+func TestReadMovesCubefulErrors(t *testing.T) {
+	set, err := ReadMoves(strings.NewReader(cubefulLine + "\n"))
+	if err != nil || len(set) != 1 || set[0].State == nil {
+		t.Fatalf("good line: %v %v", set, err)
+	}
+	if s := set[0].State; s.MatchLength != 7 || s.CubeValue != 1 || s.CubeOwner != -1 || s.Dice != [2]int{2, 1} && s.Dice != [2]int{1, 2} {
+		t.Errorf("state read: %+v", s)
+	}
+	// A cubeful set allows equities past 3 (normalised match equity).
+	if _, err := ReadMoves(strings.NewReader(strings.Replace(cubefulLine, "-0.03805", "-4.5", 1))); err != nil {
+		t.Errorf("equity -4.5 in a cubeful set: %v", err)
+	}
+	for text, want := range map[string]string{
+		strings.Replace(cubefulLine, "cAnlAAAAAAAE", "zz", 1):                   "line 1: match ID",
+		strings.Replace(cubefulLine, ":cAnlAAAAAAAE 21", ":cAnlAAAAAAAE 54", 1): "holds the roll",
+		strings.Replace(cubefulLine, "-0.03805", "-400", 1):                     "line 1: result 1: equity",
+		strings.Replace(cubefulLine, "cAnlAAAAAAAE", "cAnkAAAAAAAE", 1):         "line 1: match ID",
+	} {
+		if _, err := ReadMoves(strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
+}
+
+// A cubeful set keeps each decision's match: it survives the file, bgbot
+// plays every decision in its match (with cubeful chequer play too), and
+// the cube's rows split the decisions.
+func TestCubefulMoveSet(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "..", "formats", "mat", "testdata", "gnubg-7pt-cube.mat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mat.Read(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := DecisionsFromRecords([]*record.Match{m}, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cubeless, err := DecisionsFromRecords([]*record.Match{m}, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned := 0
+	for i := range set {
+		d := &set[i]
+		if d.State == nil || d.State.Decision() != backgammon.DecideMove || d.State.Board != d.Board {
+			t.Fatalf("decision %d: state %+v", i, d.State)
+		}
+		if d.State.CubeOwner >= 0 {
+			owned++
+		}
+		for k := range d.Results {
+			d.Results[k].Equity = -float64(pips(&d.Results[k].Board[backgammon.OnRoll])) / 1000
+		}
+	}
+	if owned == 0 || len(set) < len(cubeless) {
+		t.Fatalf("%d decisions (%d cubeless), %d with the cube owned", len(set), len(cubeless), owned)
+	}
+	var buf bytes.Buffer
+	if err := WriteMoves(&buf, nil, set); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadMoves(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range back {
+		a, b := back[i].State, set[i].State
+		if a == nil || a.Score != b.Score || a.CubeValue != b.CubeValue || a.CubeOwner != b.CubeOwner || a.Move != b.Move || a.CrawfordGame != b.CrawfordGame {
+			t.Fatalf("decision %d read back as %+v, wrote %+v", i, a, b)
+		}
+	}
+	for _, cubeful := range []bool{false, true} {
+		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, CubefulMoves: cubeful})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := ScoreMoves(back, BotChoice(bot))
+		cube := len(Breakdown)
+		if rows[0].Unknown != 0 || rows[0].Decisions != len(back) {
+			t.Errorf("cubeful moves %v: %+v", cubeful, rows[0])
+		}
+		if n := rows[cube].Decisions + rows[cube+1].Decisions + rows[cube+2].Decisions; n != len(back) || rows[cube+1].Decisions+rows[cube+2].Decisions != owned {
+			t.Errorf("cube rows hold %d decisions of %d", n, len(back))
+		}
+	}
+	// The set's own judge, read back through SetChoice, matches every
+	// decision by its match too.
+	if s := ScoreMoves(back, SetChoice(back))[0]; s.Decisions != len(back) || s.Loss > 1e-9 {
+		t.Errorf("the set's own choices: %+v", s)
+	}
+}
+
+// PairedGap pairs the decisions two scores both priced: figures worked by
+// hand.
+func TestPairedGap(t *testing.T) {
+	nan := math.NaN()
+	a := MoveScore{Losses: []float64{0.003, 0.001, nan, 0.004, 0.000}}
+	b := MoveScore{Losses: []float64{0.001, 0.001, 0.002, 0.000, nan}}
+	// Differences 0.002, 0, 0.004: mean 0.002, sample variance 4e-6,
+	// half-width 1.96 * sqrt(4e-6 / 3).
+	gap, half, n := PairedGap(a, b)
+	if n != 3 || math.Abs(gap-0.002) > 1e-12 || math.Abs(half-1.96*math.Sqrt(4e-6/3)) > 1e-12 {
+		t.Errorf("PairedGap = %v, %v, %d", gap, half, n)
+	}
+	if _, _, n := PairedGap(MoveScore{}, b); n != 0 {
+		t.Errorf("no pairs: n = %d", n)
+	}
+}
+
 func FuzzReadMoves(f *testing.F) {
 	f.Add("4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.02868 4HPwATDg88IBMA:0.00420\n")
+	f.Add(cubefulLine + "\n")
 	f.Add("# comment\n\n0GfwgAzg88EBSA 63 0GfwgAzg88EREA:-0.01336 0GfwgAzg64MBFA:-0.13344 0GfwgAzC58EBFA:-0.08562\n")
 	f.Add("4HPwATDgc/ABMA 11 4HPwATDgc/ABMA:0 4HPwATDgc/ABMA:0\n")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -192,7 +311,7 @@ func readCommittedMoves(t *testing.T, name string, want int) []MoveDecision {
 func TestCommittedMoveSet(t *testing.T) {
 	set := readCommittedMoves(t, "gnubg2-moves.txt", 1500)
 	bots := embeddedBots(t)
-	chooser := func(plies int) func(b backgammon.Board, d1, d2 int) backgammon.Board { return BotChoice(bots(plies)) }
+	chooser := func(plies int) Chooser { return BotChoice(bots(plies)) }
 	zero := ScoreMoves(set, chooser(0))[0]
 	if zero.Unknown != 0 || zero.Loss > 0.0045 {
 		t.Errorf("embedded network at 0 ply: %+v", zero)
