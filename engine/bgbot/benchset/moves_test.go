@@ -369,3 +369,44 @@ func TestCommittedMoveSet3000(t *testing.T) {
 		t.Errorf("gnubg 0-ply's choices: %+v", g0)
 	}
 }
+
+// The committed cubeful move sets (gnubg2-match-moves.txt: 3,000 chequer
+// decisions from 300 five-point matches between the default player and
+// gnubg 0-ply, each legal move priced by gnubg at 2 ply with the cube at
+// the decision's score; gnubg0-match-moves.txt: the same decisions priced
+// at 0 ply) measure match chequer play as gnubg's analysis does. They hold
+// the default player (the embedded network with its second opinion) to
+// its measured cost, 3.66 mEMG a decision with cubeless moves and 3.38
+// with cubeful ones (a drift past 4.0 fails), and gnubg 0-ply's own
+// choices to theirs, 3.02: every decision of the one set is in the other.
+func TestCommittedMatchMoveSet(t *testing.T) {
+	set := readCommittedMoves(t, "gnubg2-match-moves.txt", 3000)
+	ref := readCommittedMoves(t, "gnubg0-match-moves.txt", 3000)
+	for i := range set {
+		if set[i].State == nil {
+			t.Fatalf("decision %d has no match", i)
+		}
+	}
+	second, err := bgbot.DefaultSecondWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(cubeful bool) MoveScore {
+		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}, CubefulMoves: cubeful})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ScoreMoves(set, BotChoice(bot))[0]
+	}
+	cubeless, cubeful := score(false), score(true)
+	g0 := ScoreMoves(set, SetChoice(ref))[0]
+	t.Logf("default player %.2f mEMG a decision with cubeless moves, %.2f with cubeful ones; gnubg 0-ply %.2f", 1000*cubeless.Loss, 1000*cubeful.Loss, 1000*g0.Loss)
+	for _, s := range []MoveScore{cubeless, cubeful} {
+		if s.Unknown != 0 || s.Decisions != len(set) || s.Loss > 0.004 {
+			t.Errorf("default player: %+v", s)
+		}
+	}
+	if g0.Unknown != 0 || g0.Decisions != len(set) || g0.Loss < 0.0025 || g0.Loss > 0.0035 {
+		t.Errorf("gnubg 0-ply's choices: %+v", g0)
+	}
+}
