@@ -43,103 +43,94 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(set) == 0 {
 		return fmt.Errorf("gnubg-moveset: no chequer decisions with a choice in %d records", len(ms))
 	}
-	if *cubeful {
-		return writeCubefulMoves(ctx, f, bin, len(ms), set, stdout, stderr)
-	}
-	// gnubg judges each result before the opponent's roll, from the
-	// opponent's view; the mover's equity is the opposite. A move that
-	// bears off the last checker ends the game and is scored exactly.
-	var boards []backgammon.Board
-	checkers := backgammon.Standard.Checkers()
-	for _, d := range set {
-		for k, r := range d.Results {
-			if p, over := bgbot.Outcome(&r.Board, checkers); over {
-				d.Results[k].Equity = float64(p.Equity())
-				continue
-			}
-			boards = append(boards, r.Board.Swap())
-		}
-	}
 	begin := time.Now()
-	judged, err := judgeWithGnubg(ctx, bin, *f.plies, *f.jobs, boards, f.progress(stderr))
-	if !*f.quiet {
-		fmt.Fprintln(stderr)
-	}
+	judged, err := priceResults(ctx, f, bin, set, *cubeful, stderr)
 	if err != nil {
 		return fmt.Errorf("gnubg-moveset: %w", err)
 	}
-	i := 0
-	for _, d := range set {
-		for k, r := range d.Results {
-			if _, over := bgbot.Outcome(&r.Board, checkers); over {
-				continue
-			}
-			d.Results[k].Equity = -judged[i].Rollout.Equity
-			i++
-		}
+	what, flag, with := "cubeless equity", "", ""
+	if *cubeful {
+		what, flag, with = "cubeful equity at the decision's score and cube (gnubg's normalised money equity)", " --cubeful", " with the cube"
 	}
 	header := []string{
-		"bgbot move set judged by gnubg: chequer decisions, each legal move's result with the mover's cubeless equity",
-		fmt.Sprintf("made by: bgtool gnubg-moveset --plies %d --stride %d --positions %d%s, from %d records", *f.plies, *f.stride, *f.limit, f.classesFlag(), len(ms)),
-		fmt.Sprintf("%d decisions, %d results judged by gnubg at %d ply in %v", len(set), len(boards), *f.plies, time.Since(begin).Round(time.Second)),
+		"bgbot move set judged by gnubg: chequer decisions, each legal move's result with the mover's " + what,
+		fmt.Sprintf("made by: bgtool gnubg-moveset%s --plies %d --stride %d --positions %d%s, from %d records", flag, *f.plies, *f.stride, *f.limit, f.classesFlag(), len(ms)),
+		fmt.Sprintf("%d decisions, %d results judged by gnubg at %d ply in %v", len(set), judged, *f.plies, time.Since(begin).Round(time.Second)),
 	}
 	if err := atomicfile.Write(*f.out, func(w io.Writer) error { return benchset.WriteMoves(w, header, set) }); err != nil {
 		return fmt.Errorf("gnubg-moveset: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d results judged by gnubg at %d ply\n", *f.out, len(set), len(boards), *f.plies)
+	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d results judged by gnubg%s at %d ply\n", *f.out, len(set), judged, with, *f.plies)
 	return nil
 }
 
-// writeCubefulMoves is gnubg-moveset --cubeful: gnubg judges each result
-// with the cube, before the opponent's roll and from the opponent's view,
-// at the decision's score; bgbot.MoverEquity turns that into the mover's
-// normalised equity. A result that ends the game is scored exactly.
-func writeCubefulMoves(ctx context.Context, f *gnubgSetFlags, bin string, records int, set []benchset.MoveDecision, stdout, stderr io.Writer) error {
-	var states []*backgammon.State
+// priceResults fills in every result's equity for the mover and returns
+// how many gnubg judged. gnubg judges each result before the opponent's
+// roll, from the opponent's view: cubeless money equity, whose opposite is
+// the mover's; or, cubeful, with the decision's score and cube, which
+// bgbot.MoverEquity turns into the mover's normalised equity. A move that
+// bears off the last checker ends the game and is scored exactly.
+func priceResults(ctx context.Context, f *gnubgSetFlags, bin string, set []benchset.MoveDecision, cubeful bool, stderr io.Writer) (int, error) {
+	type result struct{ decision, k int }
+	var pending []result
+	var boards []backgammon.Board  // cubeless: the results turned round
+	var states []*backgammon.State // cubeful: the opponent on roll after the move
 	scales := make([]*bgbot.MoverEquity, len(set))
-	for i, d := range set {
-		scale, err := bgbot.NewMoverEquity(d.State)
-		if err != nil {
-			return fmt.Errorf("gnubg-moveset: %w", err)
-		}
-		scales[i] = scale
-		for k, r := range d.Results {
-			if x, over := scale.Ended(&r.Board); over {
-				d.Results[k].Equity = x
-				continue
+	checkers := backgammon.Standard.Checkers()
+	for n := range set {
+		d := &set[n]
+		if cubeful {
+			scale, err := bgbot.NewMoverEquity(d.State)
+			if err != nil {
+				return 0, err
 			}
-			after := *d.State
-			after.Board = r.Board.Swap()
-			after.Move, after.Turn, after.Dice = 1-d.State.Move, 1-d.State.Move, [2]int{}
-			states = append(states, &after)
+			scales[n] = scale
+		}
+		for k, r := range d.Results {
+			if cubeful {
+				if x, over := scales[n].Ended(&r.Board); over {
+					d.Results[k].Equity = x
+					continue
+				}
+				after := *d.State
+				after.Board = r.Board.Swap()
+				after.Move, after.Turn, after.Dice = 1-d.State.Move, 1-d.State.Move, [2]int{}
+				states = append(states, &after)
+			} else {
+				if p, over := bgbot.Outcome(&r.Board, checkers); over {
+					d.Results[k].Equity = float64(p.Equity())
+					continue
+				}
+				boards = append(boards, r.Board.Swap())
+			}
+			pending = append(pending, result{n, k})
 		}
 	}
-	begin := time.Now()
-	judged, err := gnubg.JudgeCubeful(ctx, bin, *f.plies, *f.jobs, states, f.progress(stderr))
+	values := make([]float64, len(pending))
+	var err error
+	if cubeful {
+		var x []float64
+		if x, err = gnubg.JudgeCubeful(ctx, bin, *f.plies, *f.jobs, states, f.progress(stderr)); err == nil {
+			for i, r := range pending {
+				values[i] = scales[r.decision].Opponent(x[i])
+			}
+		}
+	} else {
+		var judged []benchset.Position
+		if judged, err = judgeWithGnubg(ctx, bin, *f.plies, *f.jobs, boards, f.progress(stderr)); err == nil {
+			for i := range pending {
+				values[i] = -judged[i].Rollout.Equity
+			}
+		}
+	}
 	if !*f.quiet {
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
-		return fmt.Errorf("gnubg-moveset: %w", err)
+		return 0, err
 	}
-	i := 0
-	for n, d := range set {
-		for k, r := range d.Results {
-			if _, over := scales[n].Ended(&r.Board); over {
-				continue
-			}
-			d.Results[k].Equity = scales[n].Opponent(judged[i])
-			i++
-		}
+	for i, r := range pending {
+		set[r.decision].Results[r.k].Equity = values[i]
 	}
-	header := []string{
-		"bgbot move set judged by gnubg with the cube: chequer decisions at their score and cube, each legal move's result with the mover's cubeful equity (gnubg's normalised money equity)",
-		fmt.Sprintf("made by: bgtool gnubg-moveset --cubeful --plies %d --stride %d --positions %d%s, from %d records", *f.plies, *f.stride, *f.limit, f.classesFlag(), records),
-		fmt.Sprintf("%d decisions, %d results judged by gnubg at %d ply in %v", len(set), len(states), *f.plies, time.Since(begin).Round(time.Second)),
-	}
-	if err := atomicfile.Write(*f.out, func(w io.Writer) error { return benchset.WriteMoves(w, header, set) }); err != nil {
-		return fmt.Errorf("gnubg-moveset: %w", err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d results judged by gnubg with the cube at %d ply\n", *f.out, len(set), len(states), *f.plies)
-	return nil
+	return len(pending), nil
 }

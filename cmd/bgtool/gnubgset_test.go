@@ -75,19 +75,7 @@ func TestGnubgMoveset(t *testing.T) {
 	bin := peertest.Gnubg(t)
 	out := filepath.Join(t.TempDir(), "moves.txt")
 	rec := "../../formats/mat/testdata/gnubg-7pt-cube.mat"
-	stdout, stderr, code := runTool(t, "gnubg-moveset", "-q", "--plies", "0", "-j", "2", "--gnubg", bin, "--out", out, rec)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := benchset.ReadMoves(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	stdout, set := makeMoveSet(t, "-q", "--plies", "0", "-j", "2", "--gnubg", bin, "--out", out, rec)
 	if len(set) < 20 || !strings.Contains(stdout, "judged by gnubg at 0 ply") {
 		t.Fatalf("%d decisions; printed %q", len(set), stdout)
 	}
@@ -156,18 +144,7 @@ func TestGnubgMovesetCubeful(t *testing.T) {
 	bin := peertest.Gnubg(t)
 	out := filepath.Join(t.TempDir(), "cubeful.txt")
 	rec := "../../formats/mat/testdata/gnubg-7pt-cube.mat"
-	if _, stderr, code := runTool(t, "gnubg-moveset", "--cubeful", "-q", "--plies", "0", "--gnubg", bin, "--out", out, rec); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := benchset.ReadMoves(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, set := makeMoveSet(t, "--cubeful", "-q", "--plies", "0", "--gnubg", bin, "--out", out, rec)
 	// One decision for each place of the cube, at a score other than 0-0.
 	picked := map[int]*benchset.MoveDecision{}
 	for i := range set {
@@ -231,4 +208,24 @@ func gnubgHint(t *testing.T, bin, pos, mid string, moves int) []float64 {
 		eqs = append(eqs, x)
 	}
 	return eqs
+}
+
+// makeMoveSet runs gnubg-moveset with args, which name the --out file
+// last but one, and reads the set back.
+func makeMoveSet(t *testing.T, args ...string) (string, []benchset.MoveDecision) {
+	t.Helper()
+	stdout, stderr, code := runTool(t, append([]string{"gnubg-moveset"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(args[len(args)-2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	set, err := benchset.ReadMoves(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout, set
 }

@@ -18,15 +18,7 @@ import (
 // trip through the file, and are priced: a chooser that takes the best
 // result gives up nothing, one that takes the worst gives up the spread.
 func TestMoveSet(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "..", "formats", "mat", "testdata", "gnubg-7pt-cube.mat"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := mat.Read(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := readCubeMatch(t)
 	set, err := DecisionsFromRecords([]*record.Match{m}, 2, false)
 	if err != nil {
 		t.Fatal(err)
@@ -176,15 +168,7 @@ func TestReadMovesCubefulErrors(t *testing.T) {
 // plays every decision in its match (with cubeful chequer play too), and
 // the cube's rows split the decisions.
 func TestCubefulMoveSet(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "..", "formats", "mat", "testdata", "gnubg-7pt-cube.mat"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := mat.Read(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := readCubeMatch(t)
 	set, err := DecisionsFromRecords([]*record.Match{m}, 1, true)
 	if err != nil {
 		t.Fatal(err)
@@ -409,4 +393,20 @@ func TestCommittedMatchMoveSet(t *testing.T) {
 	if g0.Unknown != 0 || g0.Decisions != len(set) || g0.Loss < 0.0025 || g0.Loss > 0.0035 {
 		t.Errorf("gnubg 0-ply's choices: %+v", g0)
 	}
+}
+
+// readCubeMatch reads the 7-point match with the cube that gnubg wrote
+// (formats/mat's testdata).
+func readCubeMatch(t *testing.T) *record.Match {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "..", "formats", "mat", "testdata", "gnubg-7pt-cube.mat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := mat.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
