@@ -410,3 +410,32 @@ func readCubeMatch(t *testing.T) *record.Match {
 	}
 	return m
 }
+
+// BenchmarkMatchMove and BenchmarkMatchMoveCubeful time the default
+// player's 0-ply move in the committed match move set's decisions (its
+// match state: score and cube), cubeless and by cubeful equity: the cost
+// of cubeful chequer play per decision.
+func BenchmarkMatchMove(b *testing.B)        { benchMatchMoves(b, false) }
+func BenchmarkMatchMoveCubeful(b *testing.B) { benchMatchMoves(b, true) }
+
+func benchMatchMoves(b *testing.B, cubeful bool) {
+	set, err := ReadMoves(openTestdata(b, "gnubg2-match-moves.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	second, err := bgbot.DefaultSecondWeights()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}, CubefulMoves: cubeful})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := *set[i%len(set)].State
+		if _, _, err := bot.Move(&s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

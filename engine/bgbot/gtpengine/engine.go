@@ -96,14 +96,16 @@ type Options struct {
 	NoSecond bool
 	Second   *bgbot.Weights
 	// CubefulMoves chooses moves by the cubeful equity the opponent faces
-	// after them (bgbot.Config.CubefulMoves).
+	// after them (bgbot.Config.CubefulMoves); on by default since it
+	// brought bgbot's chequer play level with gnubg 0-ply's in gnubg's
+	// verdict on five-point matches (docs/bgbot.md).
 	CubefulMoves bool
 }
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
-// no noise, seed 1.
+// no noise, seed 1, cubeful chequer play.
 func DefaultOptions() Options {
-	return Options{Level: bgbot.LevelNet, Seed: 1, BearoffCheckers: EngineBearoffCheckers, CacheDir: bgbot.DefaultCacheDir()}
+	return Options{Level: bgbot.LevelNet, Seed: 1, BearoffCheckers: EngineBearoffCheckers, CacheDir: bgbot.DefaultCacheDir(), CubefulMoves: true}
 }
 
 // EngineBearoffCheckers is the bearoff database the engine uses by
@@ -158,7 +160,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.MoveWeightsFiles, "move-weights", o.MoveWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for the moves it scores best, at 0 ply")
 	fs.IntVar(&o.MoveKeep, "move-keep", o.MoveKeep, fmt.Sprintf("how many moves --move-weights score again (0: %d)", bgbot.DefaultMoveKeep))
 	fs.BoolVar(&o.NoSecond, "no-second", o.NoSecond, "the default network alone: without it, and without --weights, the embedded second network joins the 0-ply choice among the best moves and the 0-ply cube decisions (unless --move-weights or --cube-weights name others)")
-	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does, not by cubeless equity (dead-cube match winning chances in matches)")
+	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does; --cubeful-moves=false chooses by cubeless equity (dead-cube match winning chances in matches)")
 	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
 }

@@ -43,10 +43,14 @@ func TestParseArgs(t *testing.T) {
 	if err != nil || o.CubePlies != 1 || o.BearoffFile != "b.bgbo" || o.Bearoff2 != 3 {
 		t.Errorf("--cube-plies, --bearoff, --bearoff2: %+v %v", o, err)
 	}
-	if o, err = ParseArgs([]string{"--cubeful-moves"}); err != nil || !o.CubefulMoves {
-		t.Errorf("--cubeful-moves: %+v %v", o, err)
-	} else if e, err := New(o); err != nil || !e.bot.Config().CubefulMoves {
-		t.Errorf("--cubeful-moves does not reach the bot: %v", err)
+	// Cubeful chequer play is the default; --cubeful-moves=false turns it
+	// off, and both reach the bot.
+	for args, want := range map[string]bool{"": true, "--cubeful-moves": true, "--cubeful-moves=false": false} {
+		if o, err = ParseArgs(strings.Fields(args)); err != nil || o.CubefulMoves != want {
+			t.Errorf("%q: %+v %v", args, o, err)
+		} else if e, err := New(o); err != nil || e.bot.Config().CubefulMoves != want {
+			t.Errorf("%q does not reach the bot: %v", args, err)
+		}
 	}
 	if o, err = ParseArgs([]string{"--cube-weights", "a.bgnet,b.bgnet", "--cube-weights", "c.bgnet"}); err != nil || len(o.CubeWeightsFiles) != 3 || o.CubeWeightsFiles[2] != "c.bgnet" {
 		t.Errorf("--cube-weights: %+v %v", o, err)

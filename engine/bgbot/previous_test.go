@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestCandidateWeights reads the sixteenth session's candidate pair
-// (weights/candidates, not embedded; docs/bgbot.md, Training): each is
-// the default network of its role with the contact network fitted again
-// and the other networks exactly as they were.
-func TestCandidateWeights(t *testing.T) {
+// TestPreviousWeights reads the previous default pair (weights/previous,
+// not embedded; V8 and W9, docs/bgbot.md): each is the default network of
+// its role with only the contact network different, as the seventeenth
+// session's new defaults (V11 and W12) fitted the contact networks alone.
+func TestPreviousWeights(t *testing.T) {
 	for file, defaults := range map[string]func() (*Weights, error){
-		"weights/candidates/v11.bgnet": DefaultWeights,
-		"weights/candidates/w12.bgnet": DefaultSecondWeights,
+		"weights/previous/v8.bgnet": DefaultWeights,
+		"weights/previous/w9.bgnet": DefaultSecondWeights,
 	} {
 		base, err := defaults()
 		if err != nil {
