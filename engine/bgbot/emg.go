@@ -14,9 +14,9 @@ import (
 // the mover's chances after winning and after losing a single game at the
 // current cube, so that +1 and -1 mean those two.
 type MoverEquity struct {
-	s        backgammon.State
 	checkers int
-	met      *MET
+	singles  bool // money play, Jacoby rule, cube centred: gammons count single
+	met      *MET // nil in money play
 	mi       matchInfo
 	win      float64 // W, in a match
 	lose     float64 // L, in a match
@@ -29,7 +29,7 @@ func NewMoverEquity(s *backgammon.State) (*MoverEquity, error) {
 	if s.GameState != backgammon.GamePlaying {
 		return nil, fmt.Errorf("mover's equity: no game in play")
 	}
-	e := &MoverEquity{s: *s, checkers: s.Variant.Checkers()}
+	e := &MoverEquity{checkers: s.Variant.Checkers(), singles: s.Money() && s.Jacoby && s.CubeOwner == -1}
 	if s.Money() {
 		return e, nil
 	}
@@ -68,7 +68,7 @@ func (e *MoverEquity) Ended(b *backgammon.Board) (float64, bool) {
 		return 0, false
 	}
 	if e.met == nil {
-		if e.s.Jacoby && e.s.CubeOwner == -1 {
+		if e.singles {
 			p = singles(p)
 		}
 		return float64(p.Equity()), true
