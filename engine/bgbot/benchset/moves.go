@@ -66,12 +66,7 @@ func DecisionsFromRecords(ms []*record.Match, stride int, cubeful bool) ([]MoveD
 	if stride < 1 {
 		return nil, fmt.Errorf("benchset: stride %d", stride)
 	}
-	type key struct {
-		b     backgammon.Board
-		d     [2]int
-		match string
-	}
-	seen := map[key]bool{}
+	seen := map[decisionKey]bool{}
 	var out []MoveDecision
 	met := 0
 	for _, m := range ms {
@@ -86,13 +81,12 @@ func DecisionsFromRecords(ms []*record.Match, stride int, cubeful bool) ([]MoveD
 			if d[0] < d[1] {
 				d[0], d[1] = d[1], d[0]
 			}
-			k := key{b: p.Board, d: d}
 			var st *backgammon.State
 			if cubeful {
 				c := *p.State
 				st = &c
-				k.match = gnubgid.EncodeMatch(st)
 			}
+			k := keyOf(&MoveDecision{Board: p.Board, Dice: d, State: st}, false)
 			if seen[k] {
 				return nil
 			}

@@ -264,7 +264,8 @@ func FuzzReadMoves(f *testing.F) {
 			t.Fatalf("round trip of %q: %d decisions, %v", text, len(again), err)
 		}
 		for i := range set {
-			if again[i].Board != set[i].Board || again[i].Dice != set[i].Dice || len(again[i].Results) != len(set[i].Results) {
+			if again[i].Board != set[i].Board || again[i].Dice != set[i].Dice || len(again[i].Results) != len(set[i].Results) ||
+				keyOf(&again[i], false) != keyOf(&set[i], false) {
 				t.Fatalf("round trip changed decision %d", i)
 			}
 		}
