@@ -92,10 +92,7 @@ func priceResults(ctx context.Context, f *gnubgSetFlags, bin string, set []bench
 					d.Results[k].Equity = x
 					continue
 				}
-				after := *d.State
-				after.Board = r.Board.Swap()
-				after.Move, after.Turn, after.Dice = 1-d.State.Move, 1-d.State.Move, [2]int{}
-				states = append(states, &after)
+				states = append(states, d.ResultState(k))
 			} else {
 				if p, over := bgbot.Outcome(&r.Board, checkers); over {
 					d.Results[k].Equity = float64(p.Equity())

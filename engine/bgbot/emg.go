@@ -73,7 +73,7 @@ func (e *MoverEquity) Ended(b *backgammon.Board) (float64, bool) {
 		}
 		return float64(p.Equity()), true
 	}
-	return e.Match(e.met.mwc(p, e.mi, e.mi.cube)), true
+	return e.match(e.met.mwc(p, e.mi, e.mi.cube)), true
 }
 
 // Opponent is the mover's equity of a result whose cubeful value for the
@@ -83,12 +83,12 @@ func (e *MoverEquity) Opponent(x float64) float64 {
 	if e.met == nil {
 		return -x
 	}
-	return e.Match(1 - x)
+	return e.match(1 - x)
 }
 
-// Match is the mover's equity of its own match winning chance w (0 in
+// match is the mover's equity of its own match winning chance w (0 in
 // money play, where there is no match).
-func (e *MoverEquity) Match(w float64) float64 {
+func (e *MoverEquity) match(w float64) float64 {
 	if e.met == nil || e.win == e.lose {
 		return 0
 	}

@@ -32,8 +32,8 @@ func TestMoverEquity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	near("match, a single game won", m.Match(m.win), 1)
-	near("match, a single game lost", m.Match(m.lose), -1)
+	near("match, a single game won", m.match(m.win), 1)
+	near("match, a single game lost", m.match(m.lose), -1)
 	near("match, the opponent's chance after a single game lost", m.Opponent(1-m.lose), -1)
 	if x, over := m.Ended(&gammon); !over || !(x > 1) {
 		t.Errorf("match, a gammon won: %.4f, %v; want above 1", x, over)

@@ -3,8 +3,6 @@ package gnubg
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
@@ -30,22 +28,11 @@ func (p *Player) CubefulEquity(ctx context.Context, s *backgammon.State) (float6
 		ctx, cancel = context.WithTimeout(ctx, p.opts.Timeout)
 		defer cancel()
 	}
-	c := *s
-	c.Dice = [2]int{}
-	c.Doubled, c.Turn, c.Resigned = false, c.Move, backgammon.NoResult
 	p.eng.setCallContext(ctx)
 	defer p.eng.setCallContext(nil)
-	ans, err := p.eng.request(ctx, fmt.Sprintf("evaluation fibsboard %s plies %d cubeful", p.eng.boardLine(&c, c.Move), p.eng.plies))
+	v, err := p.eng.evaluation(ctx, s)
 	if err != nil {
 		return 0, fmt.Errorf("gnubg: cubeful equity: %w", err)
 	}
-	f := strings.Fields(ans)
-	if len(f) != 6 {
-		return 0, fmt.Errorf("gnubg: cubeful equity: gnubg answered %q: want six numbers", ans)
-	}
-	x, err := strconv.ParseFloat(f[5], 64)
-	if err != nil {
-		return 0, fmt.Errorf("gnubg: cubeful equity: gnubg answered %q: %w", ans, err)
-	}
-	return x, nil
+	return v[5], nil
 }

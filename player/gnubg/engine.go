@@ -298,11 +298,30 @@ func (e *engine) GenTake(ctx context.Context) (backgammon.Answer, error) {
 // match-winning chance, it is the cubeless money equity of the five
 // probabilities.
 func (e *engine) Evaluate(ctx context.Context) ([6]float64, error) {
-	var v [6]float64
 	st, err := e.State()
+	if err != nil {
+		return [6]float64{}, err
+	}
+	v, err := e.evaluation(ctx, st)
 	if err != nil {
 		return v, err
 	}
+	if !st.Money() {
+		v[5] = 2*v[0] - 1 + v[1] - v[3] + v[2] - v[4]
+	}
+	if st.Turn != st.Move {
+		v = [6]float64{1 - v[0], v[3], v[4], v[1], v[2], -v[5]}
+	}
+	return v, nil
+}
+
+// evaluation asks gnubg for its cubeful evaluation, at the configured
+// depth, of st's position before the roll for the player on roll
+// (st.Move), with st's score and cube, and returns gnubg's six numbers:
+// the cubeless probabilities and the cubeful equity (a match winning
+// chance in a match).
+func (e *engine) evaluation(ctx context.Context, st *backgammon.State) ([6]float64, error) {
+	var v [6]float64
 	c := *st
 	c.Dice = [2]int{}
 	c.Doubled, c.Turn, c.Resigned = false, c.Move, backgammon.NoResult
@@ -320,12 +339,6 @@ func (e *engine) Evaluate(ctx context.Context) ([6]float64, error) {
 			return v, fmt.Errorf("gnubg answered %q to an evaluation: %w", ans, err)
 		}
 		v[i] = x
-	}
-	if !c.Money() {
-		v[5] = 2*v[0] - 1 + v[1] - v[3] + v[2] - v[4]
-	}
-	if st.Turn != st.Move {
-		v = [6]float64{1 - v[0], v[3], v[4], v[1], v[2], -v[5]}
 	}
 	return v, nil
 }

@@ -55,6 +55,16 @@ type MoveResult struct {
 	Equity float64
 }
 
+// ResultState is the match after the decision's result k in a cubeful
+// set: the same score and cube, the opponent on roll before its roll, the
+// board seen from it. Meaningless for a result that ends the game.
+func (d *MoveDecision) ResultState(k int) *backgammon.State {
+	after := *d.State
+	after.Board = d.Results[k].Board.Swap()
+	after.Move, after.Turn, after.Dice = 1-d.State.Move, 1-d.State.Move, [2]int{}
+	return &after
+}
+
 // DecisionsFromRecords collects the chequer decisions of ms (standard
 // backgammon; each distinct position and roll once, in the order met) with
 // at least two distinct results, keeps every stride-th, and fills in the
