@@ -2,6 +2,7 @@ package bgbot
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
@@ -450,7 +451,8 @@ func (bt *Bot) Take(s *backgammon.State) (backgammon.Answer, error) {
 // equity the opponent faces on roll after the move (money: in units of the
 // cube; matches: match winning chances), the opponent doubling where that
 // is right; so a gammon that the Jacoby rule would not count is not played
-// for. ok is false when no checker can move.
+// for. Config.CubelessClasses keep the cubeless choice in positions of
+// their classes. ok is false when no checker can move.
 func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error) {
 	if s.Decision() != backgammon.DecideMove {
 		return m, false, fmt.Errorf("move: %w", backgammon.ErrNotNow)
@@ -467,7 +469,7 @@ func (bt *Bot) Move(s *backgammon.State) (m backgammon.Move, ok bool, err error)
 // moveObjective is Move's root objective for the player on roll of s, and
 // the size of one unit of equity in its units (for the noise).
 func (bt *Bot) moveObjective(s *backgammon.State) (func(*backgammon.Board, Probs) float32, float32, error) {
-	cubeful := bt.cfg.CubefulMoves && s.Cube && !s.CrawfordGame && bt.cubeAware()
+	cubeful := bt.cfg.CubefulMoves && s.Cube && !s.CrawfordGame && bt.cubeAware() && !slices.Contains(bt.cfg.CubelessClasses, Class(&s.Board))
 	opp := 1 - s.Move
 	if s.Money() {
 		if !cubeful {

@@ -155,3 +155,65 @@ func TestMoveObjectiveIsOpponentsCubeDecision(t *testing.T) {
 		t.Fatalf("checked %d candidates, %d with the opponent doubling, %d with the mover owning the cube: too few to mean anything", checked, doubled, owned)
 	}
 }
+
+// CubelessClasses set the cubeful objective aside in their classes only:
+// in a crashed position the bot that lists crashed chooses as the
+// cubeless bot does, in an ordinary contact position as the cubeful one.
+func TestCubelessClasses(t *testing.T) {
+	newBot := func(cfg Config) *Bot {
+		cfg.Level = LevelNet
+		b, err := NewBot(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	mixed := newBot(Config{CubefulMoves: true, CubelessClasses: []int{ClassCrashed}})
+	cubeful := newBot(Config{CubefulMoves: true})
+	cubeless := newBot(Config{})
+	side := func(points map[int]int8) [25]int8 {
+		var s [25]int8
+		for p, n := range points {
+			s[p-1] = n
+		}
+		return s
+	}
+	crashed := backgammon.Board{side(map[int]int8{1: 10, 7: 2, 13: 3}), side(map[int]int8{24: 2, 13: 5, 8: 3, 6: 5})}
+	if Class(&crashed) != ClassCrashed {
+		t.Fatal("the crashed board is not crashed")
+	}
+	contact := backgammon.Standard.StartBoard()
+	p := Probs{Win: 0.7, WinGammon: 0.3}
+	for _, r := range []backgammon.Rules{{Cube: true}, {MatchLength: 5, Cube: true, Crawford: true}} {
+		for _, c := range []struct {
+			name  string
+			board backgammon.Board
+			like  *Bot
+		}{{"crashed", crashed, cubeless}, {"contact", contact, cubeful}} {
+			s := backgammon.NewMatch(r)
+			if err := s.StartGame(0, 3, 1); err != nil {
+				t.Fatal(err)
+			}
+			s.Board = c.board
+			m, _, ok := cubeless.ChooseMove(s.Board, 3, 1)
+			if !ok {
+				t.Fatalf("%s: no move", c.name)
+			}
+			after := s.Board.Apply(m)
+			value := func(bot *Bot) float32 {
+				obj, _, err := bot.moveObjective(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return obj(&after, p)
+			}
+			got, want := value(mixed), value(c.like)
+			if got != want {
+				t.Errorf("%+v, %s: objective %v, want %v as the %s bot's", r, c.name, got, want, c.name)
+			}
+			if cl, cf := value(cubeless), value(cubeful); cl == cf {
+				t.Errorf("%+v, %s: cubeless and cubeful objectives agree (%v), so the case tells nothing", r, c.name, cl)
+			}
+		}
+	}
+}

@@ -48,6 +48,19 @@ func ParseClass(name string) (class int, ok bool) {
 	return 0, false
 }
 
+// ParseClasses is the classes names name, in their order.
+func ParseClasses(names []string) ([]int, error) {
+	out := make([]int, 0, len(names))
+	for _, name := range names {
+		c, ok := ParseClass(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown position class %q (want contact, crashed or race)", name)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
 // minClasses is the fewest networks a Weights holds: contact and race.
 const minClasses = 2
 

@@ -100,6 +100,10 @@ type Options struct {
 	// brought bgbot's chequer play level with gnubg 0-ply's in gnubg's
 	// verdict on five-point matches (docs/bgbot.md).
 	CubefulMoves bool
+	// CubelessClasses are the class names (contact, crashed, race) of the
+	// positions in which moves are chosen cubeless even with CubefulMoves
+	// (bgbot.Config.CubelessClasses).
+	CubelessClasses []string
 }
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
@@ -161,6 +165,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.IntVar(&o.MoveKeep, "move-keep", o.MoveKeep, fmt.Sprintf("how many moves --move-weights score again (0: %d)", bgbot.DefaultMoveKeep))
 	fs.BoolVar(&o.NoSecond, "no-second", o.NoSecond, "the default network alone: without it, and without --weights, the embedded second network joins the 0-ply choice among the best moves and the 0-ply cube decisions (unless --move-weights or --cube-weights name others)")
 	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does; --cubeful-moves=false chooses by cubeless equity (dead-cube match winning chances in matches)")
+	fs.StringSliceVar(&o.CubelessClasses, "cubeless-classes", o.CubelessClasses, "with --cubeful-moves, choose moves by cubeless equity all the same when the position before the move is of these classes (contact, crashed, race; comma-separated or repeated)")
 	fs.StringVar(&o.PrunerFile, "pruner", o.PrunerFile, "pruning network file from bgtrain makepruner (default: the embedded one, distilled from the default weights)")
 	return fs
 }
@@ -214,6 +219,9 @@ func ParseArgs(args []string) (Options, error) {
 	}
 	if o.PruneRoot < 0 {
 		return Options{}, fmt.Errorf("bgbot arguments: --prune-root %d must be at least 0", o.PruneRoot)
+	}
+	if _, err := bgbot.ParseClasses(o.CubelessClasses); err != nil {
+		return Options{}, fmt.Errorf("bgbot arguments: --cubeless-classes: %w", err)
 	}
 	if !(o.Noise >= 0) || math.IsInf(o.Noise, 0) {
 		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be a finite number >= 0", o.Noise)
@@ -280,7 +288,12 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed, CubefulMoves: opts.CubefulMoves,
+	cubeless, err := bgbot.ParseClasses(opts.CubelessClasses)
+	if err != nil {
+		return nil, fmt.Errorf("bgbot: cubeless classes: %w", err)
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed,
+		CubefulMoves: opts.CubefulMoves, CubelessClasses: cubeless,
 		Weights: w, CubeWeights: cubeWeights, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
 		Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {

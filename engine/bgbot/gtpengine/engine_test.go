@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,6 +53,11 @@ func TestParseArgs(t *testing.T) {
 			t.Errorf("%q does not reach the bot: %v", args, err)
 		}
 	}
+	if o, err = ParseArgs([]string{"--cubeless-classes", "crashed,race"}); err != nil {
+		t.Errorf("--cubeless-classes crashed,race: %v", err)
+	} else if e, err := New(o); err != nil || !slices.Equal(e.bot.Config().CubelessClasses, []int{bgbot.ClassCrashed, bgbot.ClassRace}) {
+		t.Errorf("--cubeless-classes crashed,race does not reach the bot: %v", err)
+	}
 	if o, err = ParseArgs([]string{"--cube-weights", "a.bgnet,b.bgnet", "--cube-weights", "c.bgnet"}); err != nil || len(o.CubeWeightsFiles) != 3 || o.CubeWeightsFiles[2] != "c.bgnet" {
 		t.Errorf("--cube-weights: %+v %v", o, err)
 	}
@@ -86,7 +92,7 @@ func TestParseArgs(t *testing.T) {
 		t.Errorf("factory --bearoff2 2: %v", err)
 	}
 	for _, bad := range [][]string{{"--cube-plies", "4"}, {"--cube-plies", "-1"}, {"--bearoff2", "7"}, {"--bearoff2", "-1"}, {"--cube-weights", "a.bgnet,"},
-		{"--move-weights", ",a.bgnet"}, {"--move-keep", "-1"},
+		{"--move-weights", ",a.bgnet"}, {"--move-keep", "-1"}, {"--cubeless-classes", "crashed,middle"},
 		{"--bearoff-checkers", "0"}, {"--bearoff-checkers", "16"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
