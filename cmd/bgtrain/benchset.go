@@ -82,6 +82,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	bearoff := fs.String("bearoff", "", "bearoff database file from bgtrain makebearoff (default: 10 checkers, built at start-up)")
 	choices := fs.String("choices", "", "also score, on the move set, the choices of the judge that priced this move set of the same decisions (its best result in each), e.g. gnubg 0-ply's from bgtool gnubg-moveset --plies 0, and the weights' loss less theirs decision by decision")
 	cubelessClasses := fs.StringSlice("cubeless-classes", nil, "with --cubeful-moves, choose moves by cubeless equity all the same when the position before the move is of these classes (the bgbot engine's --cubeless-classes)")
+	raceGammons := fs.Bool("race-gammons", false, "count race gammons from one-sided distributions (the bgbot engine's --race-gammons; needs a 15-checker --bearoff)")
 	cubefulMoves := fs.Bool("cubeful-moves", false, "choose moves by cubeful equity (the bgbot engine's --cubeful-moves) in the decisions of a cubeful move set (bgtool gnubg-moveset --cubeful)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
@@ -122,7 +123,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("benchmark: --cubeless-classes: %w", err)
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: *plies,
-		MoveWeights: mw, MoveKeep: *moveKeep, CubeWeights: cw, CubefulMoves: *cubefulMoves, CubelessClasses: cubeless})
+		MoveWeights: mw, MoveKeep: *moveKeep, CubeWeights: cw, CubefulMoves: *cubefulMoves, CubelessClasses: cubeless, RaceGammons: *raceGammons})
 	if err != nil {
 		return err
 	}

@@ -97,6 +97,14 @@ type Config struct {
 	// the move) in which CubefulMoves is set aside and moves are chosen
 	// by cubeless equity.
 	CubelessClasses []int
+	// RaceGammons replaces the network's gammon chances in a race where
+	// a side with all 15 checkers on the board faces one whose count to
+	// finish is known, by the chances that side's rolls to its first
+	// checker off and the other's rolls to finish give: from the one-sided
+	// bearoff database, and a short one-sided search for checkers still
+	// outside the home board (racegammon.go). It needs a 15-checker
+	// Bearoff (with gammon distributions); without one it does nothing.
+	RaceGammons bool
 	// Seed seeds the bot's random source (random moves and noise).
 	Seed uint64
 	// Weights for LevelNet; nil uses DefaultWeights.
@@ -168,6 +176,7 @@ type Bot struct {
 	cache    *evalCache  // nil unless the bot owns a fixed network
 	cubeEvs  []Evaluator // Config.CubeWeights' evaluators
 	moveEvs  []Evaluator // Config.MoveWeights' evaluators
+	race     *raceCounts // nil unless Config.RaceGammons and a 15-checker database
 	pruneBuf *prunerScratch
 	ranked   []rankedBoard
 	idx      []int
@@ -231,6 +240,9 @@ func NewBot(cfg Config) (*Bot, error) {
 			return nil, fmt.Errorf("new bot: %w", err)
 		}
 		b.bearoff = db
+	}
+	if cfg.RaceGammons && b.bearoff != nil && b.bearoff.first != nil {
+		b.race = newRaceCounts(b.bearoff)
 	}
 	for i := range b.gens {
 		b.gens[i] = backgammon.NewMoveGen()
@@ -391,10 +403,13 @@ func (bt *Bot) evalPly(b backgammon.Board, plies int) Probs {
 		if p, ok := bt.exactProbs(&b); ok {
 			return p
 		}
+		var p Probs
 		if bt.cache != nil {
-			return bt.cache.evaluate(bt.ev, &b)
+			p = bt.cache.evaluate(bt.ev, &b)
+		} else {
+			p = bt.ev.Evaluate(b)
 		}
-		return bt.ev.Evaluate(b)
+		return bt.race.raceGammons(&b, p)
 	}
 	g := bt.gens[plies]
 	keep := 0
@@ -524,7 +539,7 @@ func (bt *Bot) meanProbs(b backgammon.Board, p Probs, evs []Evaluator) Probs {
 	for k := range p {
 		p[k] /= float32(1 + len(evs))
 	}
-	return p
+	return bt.race.raceGammons(&b, p)
 }
 
 // probsAt is Probs at depth plies.

@@ -496,3 +496,35 @@ func TestCommittedCrashedMoveSet(t *testing.T) {
 		t.Errorf("gnubg 0-ply's choices: %+v", g0)
 	}
 }
+
+// BenchmarkRaceMove and BenchmarkRaceMoveCounts time the default player's
+// 0-ply move in the race move set's decisions (gnubg2-race-moves.txt),
+// with the 15-checker database, without and with race gammons counted
+// (bgbot.Config.RaceGammons): the cost of the one-sided search per race
+// decision, its memo kept from decision to decision as in a game.
+func BenchmarkRaceMove(b *testing.B)       { benchRaceMoves(b, false) }
+func BenchmarkRaceMoveCounts(b *testing.B) { benchRaceMoves(b, true) }
+
+func benchRaceMoves(b *testing.B, counts bool) {
+	set, err := ReadMoves(openTestdata(b, "gnubg2-race-moves.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	second, err := bgbot.DefaultSecondWeights()
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := bgbot.CachedBearoff(bgbot.DefaultCacheDir(), 15, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}, Bearoff: db, RaceGammons: counts})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d := &set[i%len(set)]
+		bot.ChooseMove(d.Board, d.Dice[0], d.Dice[1])
+	}
+}

@@ -53,6 +53,15 @@ func TestParseArgs(t *testing.T) {
 			t.Errorf("%q does not reach the bot: %v", args, err)
 		}
 	}
+	// Race gammons are counted by default, with the 15-checker database
+	// the engine loads; --race-gammons=false keeps the network's.
+	for args, want := range map[string]bool{"": true, "--race-gammons=false": false} {
+		if o, err = ParseArgs(strings.Fields(args)); err != nil || o.RaceGammons != want {
+			t.Errorf("%q: %+v %v", args, o, err)
+		} else if e, err := New(o); err != nil || e.bot.Config().RaceGammons != want {
+			t.Errorf("%q does not reach the bot: %v", args, err)
+		}
+	}
 	if o, err = ParseArgs([]string{"--cubeless-classes", "crashed,race"}); err != nil {
 		t.Errorf("--cubeless-classes crashed,race: %v", err)
 	} else if e, err := New(o); err != nil || !slices.Equal(e.bot.Config().CubelessClasses, []int{bgbot.ClassCrashed, bgbot.ClassRace}) {
