@@ -433,14 +433,7 @@ func benchMatchMoves(b *testing.B, cubeful bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	second, err := bgbot.DefaultSecondWeights()
-	if err != nil {
-		b.Fatal(err)
-	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}, CubefulMoves: cubeful})
-	if err != nil {
-		b.Fatal(err)
-	}
+	bot := defaultPlayer(b, bgbot.Config{CubefulMoves: cubeful})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s := *set[i%len(set)].State
@@ -478,15 +471,7 @@ func TestCommittedCrashedMoveSet(t *testing.T) {
 			t.Fatalf("decision %d: not a crashed decision in a match", i)
 		}
 	}
-	second, err := bgbot.DefaultSecondWeights()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}, CubefulMoves: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	def := ScoreMoves(set, BotChoice(bot))[0]
+	def := ScoreMoves(set, BotChoice(defaultPlayer(t, bgbot.Config{CubefulMoves: true})))[0]
 	g0 := ScoreMoves(set, SetChoice(ref))[0]
 	t.Logf("default player %.2f mEMG a crashed decision, gnubg 0-ply %.2f", 1000*def.Loss, 1000*g0.Loss)
 	if def.Unknown != 0 || def.Decisions != len(set) || def.Loss > 0.0037 {
@@ -510,21 +495,31 @@ func benchRaceMoves(b *testing.B, counts bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	second, err := bgbot.DefaultSecondWeights()
-	if err != nil {
-		b.Fatal(err)
-	}
 	db, err := bgbot.CachedBearoff(bgbot.DefaultCacheDir(), 15, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}, Bearoff: db, RaceGammons: counts})
-	if err != nil {
-		b.Fatal(err)
-	}
+	bot := defaultPlayer(b, bgbot.Config{Bearoff: db, RaceGammons: counts})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		d := &set[i%len(set)]
 		bot.ChooseMove(d.Board, d.Dice[0], d.Dice[1])
 	}
+}
+
+// defaultPlayer is a bot of the net level with cfg's other settings and
+// the embedded second network's opinion on its best moves, as the engine's
+// default player has.
+func defaultPlayer(tb testing.TB, cfg bgbot.Config) *bgbot.Bot {
+	tb.Helper()
+	second, err := bgbot.DefaultSecondWeights()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.Level, cfg.MoveWeights = bgbot.LevelNet, []*bgbot.Weights{second}
+	bot, err := bgbot.NewBot(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return bot
 }
