@@ -87,7 +87,7 @@ func TestRaceGammons(t *testing.T) {
 		// Ahead of everything else, the checkers outside come nearest home.
 		return c.mean + 100*float32(outsidePips(s))
 	}
-	const games = 40000
+	const games = 200000
 	gammons := 0
 	for range games {
 		l, tr := leader, trailer
