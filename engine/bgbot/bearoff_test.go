@@ -52,13 +52,7 @@ func TestBearoff(t *testing.T) {
 }
 
 func TestBearoffGammons(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the 15-checker database (a few seconds)")
-	}
-	db, err := NewBearoff(15)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := bearoff15(t)
 	// All 15 on our 6-point against the opponent's last checker on its ace:
 	// we lose, and are gammoned unless our first roll bears a checker off.
 	// With checkers left on the 6-point only exact numbers bear off: any 6

@@ -160,25 +160,10 @@ func TestMoveObjectiveIsOpponentsCubeDecision(t *testing.T) {
 // in a crashed position the bot that lists crashed chooses as the
 // cubeless bot does, in an ordinary contact position as the cubeful one.
 func TestCubelessClasses(t *testing.T) {
-	newBot := func(cfg Config) *Bot {
-		cfg.Level = LevelNet
-		b, err := NewBot(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	mixed := newBot(Config{CubefulMoves: true, CubelessClasses: []int{ClassCrashed}})
-	cubeful := newBot(Config{CubefulMoves: true})
-	cubeless := newBot(Config{})
-	side := func(points map[int]int8) [25]int8 {
-		var s [25]int8
-		for p, n := range points {
-			s[p-1] = n
-		}
-		return s
-	}
-	crashed := backgammon.Board{side(map[int]int8{1: 10, 7: 2, 13: 3}), side(map[int]int8{24: 2, 13: 5, 8: 3, 6: 5})}
+	mixed := netBot(t, Config{CubefulMoves: true, CubelessClasses: []int{ClassCrashed}})
+	cubeful := netBot(t, Config{CubefulMoves: true})
+	cubeless := netBot(t, Config{})
+	crashed := backgammon.Board{raceSide(map[int]int8{1: 10, 7: 2, 13: 3}), raceSide(map[int]int8{24: 2, 13: 5, 8: 3, 6: 5})}
 	if Class(&crashed) != ClassCrashed {
 		t.Fatal("the crashed board is not crashed")
 	}

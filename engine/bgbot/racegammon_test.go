@@ -7,13 +7,37 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
-// side builds one side's checkers from point (1..25) counts.
+// raceSide builds one side's checkers from point (1..25) counts.
 func raceSide(points map[int]int8) [25]int8 {
 	var s [25]int8
 	for p, n := range points {
 		s[p-1] = n
 	}
 	return s
+}
+
+// bearoff15 builds the 15-checker database, skipping the test with -short.
+func bearoff15(t *testing.T) *Bearoff {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the 15-checker database (a few seconds)")
+	}
+	db, err := NewBearoff(15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// netBot is a bot of the net level with cfg's other settings.
+func netBot(t *testing.T, cfg Config) *Bot {
+	t.Helper()
+	cfg.Level = LevelNet
+	bot, err := NewBot(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bot
 }
 
 // raceBoard is the board with onRoll's checkers on roll.
@@ -33,13 +57,7 @@ func raceBoard(onRoll, opponent [25]int8) backgammon.Board {
 // the database's own. Contact positions and races with a checker off on
 // each side are left alone.
 func TestRaceGammons(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the 15-checker database (a few seconds)")
-	}
-	db, err := NewBearoff(15)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := bearoff15(t)
 	rc := newRaceCounts(db)
 	leader := raceSide(map[int]int8{6: 2})
 	trailer := raceSide(map[int]int8{12: 1, 6: 5, 5: 2, 4: 3, 3: 4})
@@ -137,22 +155,8 @@ func TestRaceGammons(t *testing.T) {
 // A bot with RaceGammons uses the counts in its evaluations; without a
 // 15-checker database it cannot, and does nothing.
 func TestBotRaceGammons(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the 15-checker database (a few seconds)")
-	}
-	db, err := NewBearoff(15)
-	if err != nil {
-		t.Fatal(err)
-	}
-	newBot := func(cfg Config) *Bot {
-		cfg.Level = LevelNet
-		bot, err := NewBot(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return bot
-	}
-	counts, net := newBot(Config{Bearoff: db, RaceGammons: true}), newBot(Config{Bearoff: db})
+	db := bearoff15(t)
+	counts, net := netBot(t, Config{Bearoff: db, RaceGammons: true}), netBot(t, Config{Bearoff: db})
 	b := raceBoard(raceSide(map[int]int8{6: 2}), raceSide(map[int]int8{12: 1, 6: 5, 5: 2, 4: 3, 3: 4}))
 	want := counts.race.raceGammons(&b, net.Probs(b))
 	if got := counts.Probs(b); got != want {
@@ -161,7 +165,7 @@ func TestBotRaceGammons(t *testing.T) {
 	if got := net.Probs(b); got == want {
 		t.Errorf("the network alone agrees with the counts (%v), so the case tells nothing", got)
 	}
-	if small := newBot(Config{RaceGammons: true}); small.race != nil {
+	if small := netBot(t, Config{RaceGammons: true}); small.race != nil {
 		t.Error("counts without a 15-checker database")
 	}
 }
