@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
@@ -17,35 +16,64 @@ import (
 	"github.com/gamemill/gamemill/player/gnubg/verdict"
 )
 
-// A decisionGrouper names the group a chequer decision belongs to.
-type decisionGrouper func(d verdict.Decision) (string, error)
+// A situation is what a chequer or cube decision's groups are read from.
+type situation struct {
+	file                       string
+	game                       int
+	positionID                 string
+	length, away, opponentAway int
+	crawford                   bool
+	cube                       int
+	owner                      string
+	cubeKind                   string // a cube decision's kind; empty for chequer decisions
+}
+
+func chequerSituation(d verdict.Decision) situation {
+	return situation{d.File, d.Game, d.PositionID, d.Length, d.Away(), d.OpponentAway(), d.Crawford, d.Cube, d.Owner, ""}
+}
+
+func cubeSituation(d verdict.CubeDecision) situation {
+	return situation{d.File, d.Game, d.PositionID, d.Length, d.Away(), d.OpponentAway(), d.Crawford, d.Cube, d.Owner, d.Kind()}
+}
+
+// A decisionGrouper names the group a decision belongs to.
+type decisionGrouper func(s situation) (string, error)
 
 var decisionGroups = map[string]decisionGrouper{
-	"class": func(d verdict.Decision) (string, error) {
-		b, err := gnubgid.DecodePosition(d.PositionID)
+	"class": func(s situation) (string, error) {
+		b, err := gnubgid.DecodePosition(s.positionID)
 		if err != nil {
-			return "", fmt.Errorf("%s game %d: %w", d.File, d.Game, err)
+			return "", fmt.Errorf("%s game %d: %w", s.file, s.game, err)
 		}
 		return bgbot.ClassName(bgbot.Class(&b)), nil
 	},
-	"score": func(d verdict.Decision) (string, error) {
-		if d.Length == 0 {
+	"score": func(s situation) (string, error) {
+		if s.length == 0 {
 			return "money", nil
 		}
-		s := fmt.Sprintf("%d-away/%d-away", d.Away(), d.OpponentAway())
+		k := fmt.Sprintf("%d-away/%d-away", s.away, s.opponentAway)
 		switch {
-		case d.Crawford:
-			s += " Crawford"
-		case d.Away() == 1 || d.OpponentAway() == 1:
-			s += " post-Crawford"
+		case s.crawford:
+			k += " Crawford"
+		case s.away == 1 || s.opponentAway == 1:
+			k += " post-Crawford"
 		}
-		return s, nil
+		return k, nil
 	},
-	"cube": func(d verdict.Decision) (string, error) {
-		if d.Owner == "centre" {
-			return fmt.Sprintf("cube %d centred", d.Cube), nil
+	"cube": func(s situation) (string, error) {
+		if s.owner == "centre" {
+			return fmt.Sprintf("cube %d centred", s.cube), nil
 		}
-		return fmt.Sprintf("cube %d %s's", d.Cube, d.Owner), nil
+		return fmt.Sprintf("cube %d %s's", s.cube, s.owner), nil
+	},
+	// kind groups cube decisions by what was done and gnubg's verdict
+	// (missed double, wrong take, right pass, ...); chequer decisions all
+	// fall in one group.
+	"kind": func(s situation) (string, error) {
+		if s.cubeKind == "" {
+			return "chequer play", nil
+		}
+		return s.cubeKind, nil
 	},
 }
 
@@ -55,7 +83,7 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 	for _, n := range names {
 		g, ok := decisionGroups[n]
 		if !ok {
-			return nil, fmt.Errorf("--by %q: want class, score or cube", n)
+			return nil, fmt.Errorf("--by %q: want class, score, cube or kind", n)
 		}
 		gs = append(gs, g)
 	}
@@ -66,7 +94,7 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 // gnubg-verdict --decisions wrote, grouped again without running gnubg.
 func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "verdict-breakdown", "FILE.jsonl...", stdout)
-	by := fs.StringSlice("by", []string{"class"}, "groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
+	by := fs.StringSlice("by", []string{"class"}, byUsage)
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
 	}
@@ -74,32 +102,39 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	if err != nil {
 		return cli.Usagef("verdict-breakdown: %v", err)
 	}
-	ds, err := readDecisionFiles(fs.Args())
+	ds, cs, err := readDecisionFiles(fs.Args())
 	if err != nil {
 		return fmt.Errorf("verdict-breakdown: %w", err)
 	}
-	records := verdict.RecordsOf(ds)
-	fmt.Fprintf(stdout, "%d chequer decisions of %d records\n", len(ds), len(records))
+	records := verdict.RecordsOf(ds, cs)
+	fmt.Fprintf(stdout, "%d chequer decisions and %d cube decisions of %d records\n", len(ds), len(cs), len(records))
 	return writeBreakdown(stdout, records, *by, groupers)
 }
 
-// readDecisionFiles reads the decisions that gnubg-verdict --decisions
-// wrote to the files at paths.
-func readDecisionFiles(paths []string) ([]verdict.Decision, error) {
-	var ds []verdict.Decision
+// byUsage is the help of --by.
+const byUsage = "groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner), kind (of cube decision: missed double, wrong take, ...); several give their combinations"
+
+// readDecisionFiles reads the chequer and cube decisions that
+// gnubg-verdict --decisions wrote to the files at paths.
+func readDecisionFiles(paths []string) ([]verdict.Decision, []verdict.CubeDecision, error) {
+	var (
+		ds []verdict.Decision
+		cs []verdict.CubeDecision
+	)
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		more, err := verdict.ReadDecisions(f)
+		more, moreCube, err := verdict.ReadDecisions(f)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		ds = append(ds, more...)
+		cs = append(cs, moreCube...)
 	}
-	return ds, nil
+	return ds, cs, nil
 }
 
 // runVerdictCompare compares two runs' decisions, as gnubg-verdict
@@ -108,7 +143,7 @@ func readDecisionFiles(paths []string) ([]verdict.Decision, error) {
 // is measured with the luck of the rolls shared.
 func runVerdictCompare(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "verdict-compare", "A.jsonl B.jsonl", stdout)
-	by := fs.StringSlice("by", nil, "also compare groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
+	by := fs.StringSlice("by", nil, "also compare groups of chequer decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
 	if err := cli.Parse(fs, args, 2, 2); err != nil {
 		return err
 	}
@@ -118,11 +153,11 @@ func runVerdictCompare(args []string, stdout io.Writer) error {
 	}
 	var runs [2][]verdict.Record
 	for i, path := range fs.Args() {
-		ds, err := readDecisionFiles([]string{path})
+		ds, _, err := readDecisionFiles([]string{path})
 		if err != nil {
 			return fmt.Errorf("verdict-compare: %w", err)
 		}
-		runs[i] = verdict.RecordsOf(ds)
+		runs[i] = verdict.RecordsOf(ds, nil)
 	}
 	a, b := verdict.PairRecords(runs[0], runs[1])
 	if len(a) == 0 {
@@ -136,7 +171,7 @@ func runVerdictCompare(args []string, stdout io.Writer) error {
 	}
 	writeComparison(stdout, "all", all["all"])
 	if len(groupers) > 0 {
-		groups, err := verdict.GroupPairs(a, b, groupKeyOf(groupers))
+		groups, err := verdict.GroupPairs(a, b, func(d verdict.Decision) (string, error) { return groupKeyOf(groupers)(chequerSituation(d)) })
 		if err != nil {
 			return fmt.Errorf("verdict-compare: %w", err)
 		}
@@ -166,11 +201,11 @@ func writeComparison(w io.Writer, name string, g [2][][2]verdict.Player) {
 }
 
 // groupKeyOf names a decision's group under groupers, joined by commas.
-func groupKeyOf(groupers []decisionGrouper) func(verdict.Decision) (string, error) {
-	return func(d verdict.Decision) (string, error) {
+func groupKeyOf(groupers []decisionGrouper) func(situation) (string, error) {
+	return func(s situation) (string, error) {
 		parts := make([]string, len(groupers))
 		for i, g := range groupers {
-			p, err := g(d)
+			p, err := g(s)
 			if err != nil {
 				return "", err
 			}
@@ -180,12 +215,18 @@ func groupKeyOf(groupers []decisionGrouper) func(verdict.Decision) (string, erro
 	}
 }
 
-// writeDecisions writes every record's decisions as JSON lines.
+// writeDecisions writes every record's chequer and cube decisions as
+// JSON lines.
 func writeDecisions(path string, records []verdict.Record) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, r := range records {
 			for _, d := range r.Decisions {
+				if err := enc.Encode(d); err != nil {
+					return err
+				}
+			}
+			for _, d := range r.CubeDecisions {
 				if err := enc.Encode(d); err != nil {
 					return err
 				}
@@ -198,33 +239,54 @@ func writeDecisions(path string, records []verdict.Record) error {
 // writeBreakdown prints, for each group of chequer decisions, each
 // player's decisions, error rate (mEMG a decision, with a 95% interval
 // over the records) and error in all (EMG), so that a gap between two
-// players can be traced to where it lies.
+// players can be traced to where it lies; then the same for the close or
+// actual cube decisions, where the records have them.
 func writeBreakdown(w io.Writer, records []verdict.Record, names []string, groupers []decisionGrouper) error {
-	perGroup, err := verdict.GroupDecisions(records, groupKeyOf(groupers))
+	key := groupKeyOf(groupers)
+	chequer, err := verdict.GroupDecisions(records, func(d verdict.Decision) (string, error) { return key(chequerSituation(d)) })
 	if err != nil {
 		return err
 	}
-	keys := make([]string, 0, len(perGroup))
-	for k := range perGroup {
-		keys = append(keys, k)
+	cube, err := verdict.GroupCubeDecisions(records, func(d verdict.CubeDecision) (string, error) { return key(cubeSituation(d)) })
+	if err != nil {
+		return err
 	}
-	sort.Strings(keys)
-	fmt.Fprintf(w, "\nchequer error by %s (decisions, mEMG a decision with a 95%% interval over the records, EMG in all)\n", strings.Join(names, " and "))
-	for _, k := range keys {
+	by := strings.Join(names, " and ")
+	if len(chequer) > 0 {
+		fmt.Fprintf(w, "\nchequer error by %s (decisions, mEMG a decision with a 95%% interval over the records, EMG in all)\n", by)
+		writeGroups(w, chequer, func(p verdict.Summary) (int, float64, [2]float64, float64) {
+			return p.UnforcedMoves, p.ChequerRate(), p.ChequerInterval, p.ChequerError
+		}, func(g verdict.Gap) (float64, [2]float64) { return g.Chequer, g.ChequerInterval })
+	}
+	if len(cube) > 0 {
+		fmt.Fprintf(w, "\ncube error by %s (close or actual decisions, mEMG a decision with a 95%% interval over the records, EMG in all)\n", by)
+		writeGroups(w, cube, func(p verdict.Summary) (int, float64, [2]float64, float64) {
+			return p.CubeDecisions, p.CubeRate(), p.CubeInterval, p.CubeError
+		}, func(g verdict.Gap) (float64, [2]float64) { return g.Cube, g.CubeInterval })
+	}
+	return nil
+}
+
+// writeGroups prints the groups in key order: each player's decisions,
+// rate with its interval and error in all, then the gap between two
+// players where both made decisions of the group.
+func writeGroups(w io.Writer, groups map[string][][2]verdict.Player,
+	figures func(verdict.Summary) (n int, rate float64, interval [2]float64, total float64),
+	gap func(verdict.Gap) (float64, [2]float64)) {
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		fmt.Fprintf(w, "%s\n", k)
 		played := 0
-		for _, s := range verdict.Summarise(perGroup[k]) {
-			if s.UnforcedMoves == 0 {
+		for _, s := range verdict.Summarise(groups[k]) {
+			n, rate, interval, total := figures(s)
+			if n == 0 {
 				continue
 			}
 			played++
-			fmt.Fprintf(w, "  %-12s %7d %6.2f [%5.2f, %5.2f] %8.3f\n", s.Name, s.UnforcedMoves, s.ChequerRate(),
-				s.ChequerInterval[0], s.ChequerInterval[1], s.ChequerError)
+			fmt.Fprintf(w, "  %-12s %7d %6.2f [%5.2f, %5.2f] %8.3f\n", s.Name, n, rate, interval[0], interval[1], total)
 		}
-		if names := playerNames(perGroup[k]); len(names) == 2 && played == 2 {
-			g := verdict.GapOf(perGroup[k], names[0], names[1])
-			fmt.Fprintf(w, "  %s less %s: %s\n", g.First, g.Second, signedInterval(g.Chequer, g.ChequerInterval))
+		if names := playerNames(groups[k]); len(names) == 2 && played == 2 {
+			v, interval := gap(verdict.GapOf(groups[k], names[0], names[1]))
+			fmt.Fprintf(w, "  %s less %s: %s\n", names[0], names[1], signedInterval(v, interval))
 		}
 	}
-	return nil
 }

@@ -36,6 +36,10 @@ commands:
   verdict-compare A.jsonl B.jsonl  compare two runs' decisions on the same
                                  dice record by record: each player's change
                                  in chequer error rate, with an interval
+  cube-score TRUTH.jsonl...      price the cube decisions bgbot (--bgbot ARGS)
+                                 or another analysis (--judged FILE) would
+                                 make on recorded positions by gnubg's
+                                 equities (gnubg-verdict --decisions)
   gnubg-benchset FILE...         make a benchmark set (bgtrain benchmark --set)
                                  of the records' positions judged by gnubg
   gnubg-moveset FILE...          make a move set (bgtrain benchmark --moves):
@@ -78,6 +82,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = runVerdictBreakdown(args[1:], stdout)
 	case "verdict-compare":
 		err = runVerdictCompare(args[1:], stdout)
+	case "cube-score":
+		err = runCubeScore(args[1:], stdout)
 	case "gnubg-benchset":
 		err = runGnubgSet(ctx, args[1:], stdout, stderr)
 	case "gnubg-moveset":

@@ -20,8 +20,9 @@ func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	jobs := fs.IntP("jobs", "j", 1, "gnubg processes at once")
 	binary := fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
-	by := fs.StringSlice("by", nil, "also break the chequer error down by groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
-	decisionsOut := fs.String("decisions", "", "also write every chequer decision with its error to this file (JSON lines)")
+	by := fs.StringSlice("by", nil, "also break the chequer and cube errors down by "+byUsage)
+	decisionsOut := fs.String("decisions", "", "also write every chequer and cube decision with its error to this file (JSON lines)")
+	cubeOnly := fs.Bool("cube-only", false, "judge the cube decisions alone (about ten times as fast; no chequer figures)")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !*quiet {
 		progress = func(done, total int) { fmt.Fprintf(stderr, "\ranalysed %d/%d", done, total) }
 	}
-	if len(groupers) == 0 && *decisionsOut == "" {
+	if len(groupers) == 0 && *decisionsOut == "" && !*cubeOnly {
 		results, err := verdict.AnalyseFiles(ctx, bin, fs.Args(), *plies, *jobs, progress)
 		if !*quiet {
 			fmt.Fprintln(stderr)
@@ -51,7 +52,7 @@ func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		writeVerdict(stdout, results, *plies)
 		return nil
 	}
-	records, err := verdict.AnalyseDecisionFiles(ctx, bin, fs.Args(), *plies, *jobs, progress)
+	records, err := verdict.AnalyseDecisionFiles(ctx, bin, fs.Args(), *plies, *jobs, *cubeOnly, progress)
 	if !*quiet {
 		fmt.Fprintln(stderr)
 	}

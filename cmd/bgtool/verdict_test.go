@@ -66,6 +66,23 @@ func TestVerdictBreakdown(t *testing.T) {
 	if !ok {
 		t.Fatalf("no breakdown:\n%s", stdout)
 	}
+	table, cubeTable, ok := strings.Cut(table, "cube error by class")
+	if !ok {
+		t.Fatalf("no cube breakdown:\n%s", stdout)
+	}
+	// The cube table's close decisions add up to the summary's.
+	cubeDecisions := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^(bgbot|gnubg0)\s+1\s+\d+\s+[0-9.]+ \[.*\]\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1) {
+		cubeDecisions[m[1]], _ = strconv.Atoi(m[2])
+	}
+	cubeCounted := map[string]int{}
+	for _, r := range regexp.MustCompile(`(?m)^  (bgbot|gnubg0)\s+(\d+)\s`).FindAllStringSubmatch(cubeTable, -1) {
+		n, _ := strconv.Atoi(r[2])
+		cubeCounted[r[1]] += n
+	}
+	if cubeDecisions["bgbot"] == 0 || cubeCounted["bgbot"] != cubeDecisions["bgbot"] || cubeCounted["gnubg0"] != cubeDecisions["gnubg0"] {
+		t.Errorf("cube groups count %v, summary %v:\n%s", cubeCounted, cubeDecisions, stdout)
+	}
 	if !regexp.MustCompile(`contact\n  bgbot .*\n  gnubg0 .*\n  bgbot less gnubg0: \+[0-9.]+ \(no interval\)\n`).MatchString(table) {
 		t.Errorf("no gap row under contact:\n%s", table)
 	}
@@ -90,16 +107,17 @@ func TestVerdictBreakdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lines := strings.Count(string(data), "\n"); lines != unforced["bgbot"]+unforced["gnubg0"] {
-		t.Errorf("%d decisions written, want %d", lines, unforced["bgbot"]+unforced["gnubg0"])
+	lines := strings.Count(string(data), "\n") - strings.Count(string(data), `"role":`)
+	if lines != unforced["bgbot"]+unforced["gnubg0"] {
+		t.Errorf("%d chequer decisions written, want %d", lines, unforced["bgbot"]+unforced["gnubg0"])
 	}
 	// The decisions written give the same breakdown again without gnubg.
 	again, stderr, code := runTool(t, "verdict-breakdown", "--by", "class", out)
 	if code != 0 {
 		t.Fatalf("verdict-breakdown: exit %d: %s", code, stderr)
 	}
-	if _, table2, _ := strings.Cut(again, "chequer error by class"); table2 != table {
-		t.Errorf("verdict-breakdown gives\n%s\nwhere gnubg-verdict gave\n%s", table2, table)
+	if _, table2, _ := strings.Cut(again, "chequer error by class"); table2 != table+"cube error by class"+cubeTable {
+		t.Errorf("verdict-breakdown gives\n%s\nwhere gnubg-verdict gave\n%s", table2, table+cubeTable)
 	}
 	if _, stderr, code := runTool(t, "verdict-breakdown", f); code != 1 || !strings.Contains(stderr, "decisions line 1") {
 		t.Errorf("verdict-breakdown of a .mat file: exit %d, %q", code, stderr)

@@ -598,3 +598,6 @@ func readWeightsFile(path string) (*bgbot.Weights, error) {
 	}
 	return w, nil
 }
+
+// Bot is the engine's bot, for tools that ask it directly.
+func (e *Engine) Bot() *bgbot.Bot { return e.bot }

@@ -21,12 +21,12 @@ func TestCompareChequer(t *testing.T) {
 		decisionsOf("runA/m1.mat", "bgbot", 0.002, 0),
 		decisionsOf("runA/m1.mat", "gnubg0", 0.001)...),
 		decisionsOf("runA/m2.mat", "bgbot", 0.004)...),
-		decisionsOf("runA/m3.mat", "bgbot", 0.5)...))
+		decisionsOf("runA/m3.mat", "bgbot", 0.5)...), nil)
 	runB := RecordsOf(append(append(append(
 		decisionsOf("runB/m4.mat", "bgbot", 0.9),
 		decisionsOf("runB/m2.mat", "bgbot", 0.001, 0.001)...),
 		decisionsOf("runB/m1.mat", "bgbot", 0.001)...),
-		decisionsOf("runB/m1.mat", "gnubg0", 0.003)...))
+		decisionsOf("runB/m1.mat", "gnubg0", 0.003)...), nil)
 	pa, pb := PairRecords(runA, runB)
 	if len(pa) != 2 || recordName(pa[0]) != "m1.mat" || recordName(pb[0]) != "m1.mat" || recordName(pb[1]) != "m2.mat" {
 		t.Fatalf("paired %d records: %v / %v", len(pa), pa, pb)

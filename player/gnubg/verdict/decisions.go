@@ -52,12 +52,16 @@ func away(length, score int) int {
 var decisionsScript []byte
 
 // AnalyseDecisions is Analyse that also returns every chequer decision
-// with a choice and its error, through gnubg's Python interface (a script
-// of ours that gnubg runs with -p). Each player's decisions add up to its
-// unforced moves and chequer error in the statistics.
-func AnalyseDecisions(ctx context.Context, binary, file string, plies int) ([2]Player, []Decision, error) {
-	fail := func(err error) ([2]Player, []Decision, error) {
-		return [2]Player{}, nil, fmt.Errorf("analyse %s: %w", file, err)
+// with a choice and every cube decision with their errors, through gnubg's
+// Python interface (a script of ours that gnubg runs with -p). Each
+// player's chequer decisions add up to its unforced moves and chequer
+// error in the statistics, and its close cube decisions to its cube
+// decisions and cube error. With cubeOnly gnubg judges the cube decisions
+// alone (about ten times as fast): the record then has no chequer
+// decisions and zero chequer figures.
+func AnalyseDecisions(ctx context.Context, binary, file string, plies int, cubeOnly bool) (Record, error) {
+	fail := func(err error) (Record, error) {
+		return Record{}, fmt.Errorf("analyse %s: %w", file, err)
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -76,81 +80,124 @@ func AnalyseDecisions(ctx context.Context, binary, file string, plies int) ([2]P
 		return fail(err)
 	}
 	out := filepath.Join(dir, "decisions.jsonl")
+	cubeOut := filepath.Join(dir, "cube.jsonl")
+	only := "0"
+	if cubeOnly {
+		only = "1"
+	}
 	cmd := exec.CommandContext(ctx, binary, "-t", "-q", "-r", "-p", script)
 	cmd.Env = append(os.Environ(), "LANG=C", "LC_ALL=C", "GAMEMILL_VERDICT_FILE="+abs,
-		"GAMEMILL_VERDICT_OUT="+out, "GAMEMILL_VERDICT_PLIES="+strconv.Itoa(plies))
+		"GAMEMILL_VERDICT_OUT="+out, "GAMEMILL_VERDICT_CUBE_OUT="+cubeOut,
+		"GAMEMILL_VERDICT_PLIES="+strconv.Itoa(plies), "GAMEMILL_VERDICT_CUBE_ONLY="+only)
 	var text bytes.Buffer
 	cmd.Stdout = &text
 	cmd.Stderr = &text
 	if err := cmd.Run(); err != nil {
 		return fail(fmt.Errorf("gnubg: %w: %s", err, lastLines(text.Bytes(), 5)))
 	}
-	ps, err := ParseStatistics(text.String())
+	var r Record
+	r.Players, err = parseStatistics(text.String(), !cubeOnly)
 	if err != nil {
 		return fail(fmt.Errorf("%w (gnubg said: %s)", err, lastLines(text.Bytes(), 5)))
 	}
-	ds, err := readDecisions(out, file)
-	if err != nil {
-		return fail(err)
+	for _, path := range []string{out, cubeOut} {
+		ds, cs, err := readDecisionsFile(path, file)
+		if err != nil {
+			return fail(err)
+		}
+		r.Decisions = append(r.Decisions, ds...)
+		r.CubeDecisions = append(r.CubeDecisions, cs...)
 	}
-	return ps, ds, nil
+	return r, nil
 }
 
-// readDecisions reads the script's JSON lines, naming each with file.
-func readDecisions(path, file string) ([]Decision, error) {
+// readDecisionsFile reads the script's JSON lines, naming each with file.
+func readDecisionsFile(path, file string) ([]Decision, []CubeDecision, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	ds, err := ReadDecisions(f)
+	ds, cs, err := ReadDecisions(f)
 	for i := range ds {
 		ds[i].File = file
 	}
-	return ds, err
+	for i := range cs {
+		cs[i].File = file
+	}
+	return ds, cs, err
 }
 
-// ReadDecisions reads decisions written as JSON lines (the script's, or
-// bgtool gnubg-verdict --decisions').
-func ReadDecisions(r io.Reader) ([]Decision, error) {
-	var ds []Decision
+// ReadDecisions reads chequer and cube decisions written as JSON lines
+// (the script's, or bgtool gnubg-verdict --decisions'): a line with a
+// "role" is a cube decision.
+func ReadDecisions(r io.Reader) ([]Decision, []CubeDecision, error) {
+	var (
+		ds []Decision
+		cs []CubeDecision
+	)
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
+		var probe struct {
+			Role *string `json:"role"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &probe); err != nil {
+			return nil, nil, fmt.Errorf("decisions line %d: %w", line, err)
+		}
+		if probe.Role != nil {
+			var c CubeDecision
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				return nil, nil, fmt.Errorf("decisions line %d: %w", line, err)
+			}
+			if err := c.check(); err != nil {
+				return nil, nil, fmt.Errorf("decisions line %d: cube decision: %w", line, err)
+			}
+			cs = append(cs, c)
+			continue
+		}
 		var d Decision
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			return nil, fmt.Errorf("decisions line %d: %w", line, err)
+			return nil, nil, fmt.Errorf("decisions line %d: %w", line, err)
 		}
 		if d.Error < -1e-9 {
 			// gnubg lists its best move first; a played move cannot beat it.
-			return nil, fmt.Errorf("decisions line %d: error %v below 0", line, d.Error)
+			return nil, nil, fmt.Errorf("decisions line %d: error %v below 0", line, d.Error)
 		}
 		ds = append(ds, d)
 	}
-	return ds, sc.Err()
+	return ds, cs, sc.Err()
 }
 
 // RecordsOf groups decisions read back by record (their File, in the
 // order first met), for a breakdown without gnubg: each record's players
 // are the names its decisions carry, and its figures are left zero.
-func RecordsOf(ds []Decision) []Record {
+func RecordsOf(ds []Decision, cs []CubeDecision) []Record {
 	var out []Record
 	index := map[string]int{}
-	for _, d := range ds {
-		i, ok := index[d.File]
+	record := func(file, player string) *Record {
+		i, ok := index[file]
 		if !ok {
 			i = len(out)
-			index[d.File] = i
+			index[file] = i
 			out = append(out, Record{})
 		}
 		r := &out[i]
-		if r.Players[0].Name != d.Player && r.Players[1].Name != d.Player {
+		if r.Players[0].Name != player && r.Players[1].Name != player {
 			if r.Players[0].Name == "" {
-				r.Players[0].Name = d.Player
+				r.Players[0].Name = player
 			} else {
-				r.Players[1].Name = d.Player
+				r.Players[1].Name = player
 			}
 		}
+		return r
+	}
+	for _, d := range ds {
+		r := record(d.File, d.Player)
 		r.Decisions = append(r.Decisions, d)
+	}
+	for _, c := range cs {
+		r := record(c.File, c.Player)
+		r.CubeDecisions = append(r.CubeDecisions, c)
 	}
 	return out
 }
@@ -169,18 +216,19 @@ func lastLines(b []byte, n int) string {
 	return string(b)
 }
 
-// Record is one record's figures and chequer decisions.
+// Record is one record's figures and decisions.
 type Record struct {
-	Players   [2]Player
-	Decisions []Decision
+	Players       [2]Player
+	Decisions     []Decision
+	CubeDecisions []CubeDecision
 }
 
 // AnalyseDecisionFiles runs AnalyseDecisions on every file as
 // AnalyseFiles runs Analyse.
-func AnalyseDecisionFiles(ctx context.Context, binary string, files []string, plies, jobs int, progress func(done, total int)) ([]Record, error) {
+func AnalyseDecisionFiles(ctx context.Context, binary string, files []string, plies, jobs int, cubeOnly bool, progress func(done, total int)) ([]Record, error) {
 	records := make([]Record, len(files))
 	err := forEachFile(len(files), jobs, progress, func(i int) (err error) {
-		records[i].Players, records[i].Decisions, err = AnalyseDecisions(ctx, binary, files[i], plies)
+		records[i], err = AnalyseDecisions(ctx, binary, files[i], plies, cubeOnly)
 		return err
 	})
 	return records, err

@@ -61,7 +61,11 @@ func (p *Player) Add(q Player) {
 // names from the "Player" line, then from the chequer play section the
 // unforced moves and the error total, from the cube section the close or
 // actual decisions and the error total.
-func ParseStatistics(text string) ([2]Player, error) {
+func ParseStatistics(text string) ([2]Player, error) { return parseStatistics(text, true) }
+
+// parseStatistics is ParseStatistics that, without chequer, reads a
+// cube-only analysis's statistics, which have no chequer play section.
+func parseStatistics(text string, chequer bool) ([2]Player, error) {
 	var ps [2]Player
 	section := ""
 	seen := map[string]bool{}
@@ -108,8 +112,11 @@ func ParseStatistics(text string) ([2]Player, error) {
 		}
 		seen[section+"/"+key] = true
 	}
-	for _, k := range []string{"player", "Chequerplay statistics/Unforced moves", "Chequerplay statistics/Error total",
-		"Cube statistics/Close or actual cube decisions", "Cube statistics/Error total"} {
+	want := []string{"player", "Cube statistics/Close or actual cube decisions", "Cube statistics/Error total"}
+	if chequer {
+		want = append(want, "Chequerplay statistics/Unforced moves", "Chequerplay statistics/Error total")
+	}
+	for _, k := range want {
 		if !seen[k] {
 			return ps, fmt.Errorf("statistics: no %q", k)
 		}

@@ -149,7 +149,8 @@ func FuzzParseStatistics(f *testing.F) {
 // TestAnalyseDecisions has gnubg analyse a record through the Python
 // script at 0 ply (a 5-point match between bgbot, V7 with W8, and gnubg
 // 0-ply from the ringmaster): the figures equal Analyse's, and each
-// player's decisions add up to its unforced moves and chequer error.
+// player's decisions add up to its unforced moves and chequer error, and
+// its close cube decisions to its cube decisions and cube error.
 func TestAnalyseDecisions(t *testing.T) {
 	bin := peertest.Gnubg(t)
 	const file = "testdata/bgbot-gnubg0-match5.mat"
@@ -157,10 +158,11 @@ func TestAnalyseDecisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, ds, err := AnalyseDecisions(context.Background(), bin, file, 0)
+	r, err := AnalyseDecisions(context.Background(), bin, file, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ps, ds := r.Players, r.Decisions
 	if ps != want {
 		t.Errorf("statistics %+v, want Analyse's %+v", ps, want)
 	}
@@ -191,9 +193,80 @@ func TestAnalyseDecisions(t *testing.T) {
 	if errors == 0 {
 		t.Error("no decision with an error: the test cannot tell errors from their absence")
 	}
-	if _, _, err := AnalyseDecisions(context.Background(), bin, "testdata/missing.mat", 0); err == nil {
+	checkCubeDecisions(t, file, ps, r.CubeDecisions)
+	if _, err := AnalyseDecisions(context.Background(), bin, "testdata/missing.mat", 0, false); err == nil {
 		t.Error("a missing file: no error")
 	}
+}
+
+// checkCubeDecisions checks a record's cube decisions against gnubg's
+// statistics of it: each player's close decisions and their errors add
+// up to its cube figures, every answer follows a double, and the record
+// has a cube error to find (the test file's bgbot has one).
+func checkCubeDecisions(t *testing.T, file string, ps [2]Player, cs []CubeDecision) {
+	t.Helper()
+	kinds := map[string]int{}
+	for _, p := range ps {
+		n, sum := 0, 0.0
+		for i, c := range cs {
+			if err := c.check(); err != nil || c.File != file || len(c.PositionID) != 14 {
+				t.Errorf("implausible cube decision %+v: %v", c, err)
+			}
+			if c.Role == "taker" && (i == 0 || cs[i-1].Action != "double" || cs[i-1].PositionID != c.PositionID) {
+				t.Errorf("an answer that follows no double: %+v", c)
+			}
+			if c.Player != p.Name {
+				continue
+			}
+			kinds[c.Kind()]++
+			if c.Close {
+				n++
+				sum += c.Error
+			} else if c.Error != 0 {
+				t.Errorf("an error outside the close decisions: %+v", c)
+			}
+		}
+		if n != p.CubeDecisions || math.Abs(sum-p.CubeError) > 0.0015 {
+			t.Errorf("%s: %d close cube decisions with %.4f EMG in all, statistics say %d and %.3f", p.Name, n, sum, p.CubeDecisions, p.CubeError)
+		}
+	}
+	if kinds["right double"]+kinds["wrong double"] == 0 || kinds["right no double"] == 0 {
+		t.Errorf("cube decisions of kinds %v: want doubles and no doubles", kinds)
+	}
+}
+
+// TestAnalyseDecisionsCubeOnly has gnubg judge the cube decisions alone:
+// the same cube figures and decisions as the whole analysis, no chequer
+// decisions.
+func TestAnalyseDecisionsCubeOnly(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	const file = "testdata/bgbot-gnubg0-match5.mat"
+	whole, err := AnalyseDecisions(context.Background(), bin, file, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := AnalyseDecisions(context.Background(), bin, file, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Decisions) != 0 {
+		t.Errorf("%d chequer decisions in a cube-only analysis", len(r.Decisions))
+	}
+	for i, p := range r.Players {
+		w := whole.Players[i]
+		if p.Name != w.Name || p.CubeDecisions != w.CubeDecisions || p.CubeError != w.CubeError || p.UnforcedMoves != 0 {
+			t.Errorf("cube-only figures %+v, whole analysis %+v", p, w)
+		}
+	}
+	if len(r.CubeDecisions) != len(whole.CubeDecisions) {
+		t.Fatalf("%d cube decisions, the whole analysis %d", len(r.CubeDecisions), len(whole.CubeDecisions))
+	}
+	for i := range r.CubeDecisions {
+		if r.CubeDecisions[i] != whole.CubeDecisions[i] {
+			t.Errorf("cube decision %d: %+v, the whole analysis %+v", i, r.CubeDecisions[i], whole.CubeDecisions[i])
+		}
+	}
+	checkCubeDecisions(t, file, r.Players, r.CubeDecisions)
 }
 
 // TestGroupDecisions sums decisions by a key: each group keeps every
@@ -205,7 +278,7 @@ func TestGroupDecisions(t *testing.T) {
 	records := RecordsOf([]Decision{
 		d("a", "x", 1, 0.010), d("a", "y", 1, 0), d("a", "x", 2, 0.030),
 		d("b", "y", 2, 0.020), d("b", "x", 1, 0.002),
-	})
+	}, nil)
 	if len(records) != 2 || records[0].Players[0].Name != "x" || records[1].Players[0].Name != "y" {
 		t.Fatalf("records %+v", records)
 	}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/gamemill/gamemill/player/gnubg/verdict"
+)
+
+// runCubeScore prices cube decisions that judges would make on the
+// positions of records, by the equities of an analysis taken as the
+// truth (gnubg-verdict --decisions at 2 ply, say): bgbot with the engine
+// arguments of each --bgbot, and the analyses named by --judged (the same
+// records analysed at another depth: each decision goes the way its own
+// equities say). The first judge is the baseline of the gaps.
+func runCubeScore(args []string, stdout io.Writer) error {
+	fs := cli.NewFlags("bgtool", "cube-score", "TRUTH.jsonl...", stdout)
+	bgbots := fs.StringArray("bgbot", nil, "a bgbot judge: its engine arguments in one string (\"\" for the default player); repeat for several")
+	judged := fs.StringArray("judged", nil, "a judge: decisions of the same records from another analysis (gnubg-verdict --decisions), each taken by its own equities; repeat for several")
+	if err := cli.Parse(fs, args, 1, -1); err != nil {
+		return err
+	}
+	if len(*bgbots)+len(*judged) == 0 {
+		return cli.Usagef("cube-score: no judge: name one with --bgbot or --judged")
+	}
+	_, cs, err := readDecisionFiles(fs.Args())
+	if err != nil {
+		return fmt.Errorf("cube-score: %w", err)
+	}
+	if len(cs) == 0 {
+		return fmt.Errorf("cube-score: %s: no cube decisions", strings.Join(fs.Args(), ", "))
+	}
+	type judge struct {
+		name   string
+		decide func(verdict.CubeDecision) (string, error)
+	}
+	var judges []judge
+	for _, a := range *bgbots {
+		decide, err := bgbotCubeJudge(a)
+		if err != nil {
+			return fmt.Errorf("cube-score: --bgbot %q: %w", a, err)
+		}
+		judges = append(judges, judge{"bgbot " + a, decide})
+	}
+	for _, path := range *judged {
+		_, other, err := readDecisionFiles([]string{path})
+		if err != nil {
+			return fmt.Errorf("cube-score: %w", err)
+		}
+		byKey := map[string]verdict.CubeDecision{}
+		for _, d := range other {
+			byKey[verdict.CubeKey(d)] = d
+		}
+		judges = append(judges, judge{path, func(d verdict.CubeDecision) (string, error) {
+			o, ok := byKey[verdict.CubeKey(d)]
+			if !ok {
+				return "", fmt.Errorf("not in %s", path)
+			}
+			return o.BestAction(), nil
+		}})
+	}
+	fmt.Fprintf(stdout, "%d cube decisions of %d records priced by %s\n", len(cs), len(verdict.RecordsOf(nil, cs)), strings.Join(fs.Args(), ", "))
+	fmt.Fprintf(stdout, "errors in EMG; rates in mEMG per close decision (by the truth's equities)\n")
+	var base []float64
+	for i, j := range judges {
+		costs, actions, err := verdict.CubeCosts(cs, j.decide)
+		if err != nil {
+			return fmt.Errorf("cube-score: %s: %w", j.name, err)
+		}
+		doubler, taker := verdict.TallyCube(cs, costs, actions)
+		fmt.Fprintf(stdout, "%s\n", j.name)
+		fmt.Fprintf(stdout, "  doubling: %6d decisions (%5d close) %8.3f EMG %6.2f mEMG  doubles %5d, missed %4d, wrong %4d\n",
+			doubler.Decisions, doubler.Close, doubler.Error, doubler.Rate(), doubler.Yes, doubler.Missed, doubler.WrongYes)
+		fmt.Fprintf(stdout, "  answers:  %6d decisions %16.3f EMG %6.2f mEMG  takes %7d, wrong passes %d, wrong takes %d\n",
+			taker.Decisions, taker.Error, taker.Rate(), taker.Yes, taker.Missed, taker.WrongYes)
+		all := doubler
+		all.Close += taker.Close
+		all.Error += taker.Error
+		fmt.Fprintf(stdout, "  all: %.2f mEMG per close decision", all.Rate())
+		if i == 0 {
+			base = costs
+			fmt.Fprintln(stdout)
+			continue
+		}
+		gap, interval := verdict.CostGap(cs, base, costs)
+		fmt.Fprintf(stdout, "; less %s, decision by decision: %s\n", judges[0].name, signedInterval(gap, interval))
+	}
+	return nil
+}
+
+// bgbotCubeJudge builds bgbot from engine arguments and returns its cube
+// decisions on recorded positions.
+func bgbotCubeJudge(args string) (func(verdict.CubeDecision) (string, error), error) {
+	opts, err := gtpengine.ParseArgs(strings.Fields(args))
+	if err != nil {
+		return nil, err
+	}
+	e, err := gtpengine.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	bot := e.Bot()
+	return func(d verdict.CubeDecision) (string, error) {
+		s, err := cubeState(d)
+		if err != nil {
+			return "", err
+		}
+		if d.Role == "doubler" {
+			double, err := bot.Double(s)
+			if double {
+				return "double", err
+			}
+			return "no double", err
+		}
+		a, err := bot.Take(s)
+		if a == backgammon.Drop {
+			return "pass", err
+		}
+		return "take", err
+	}, nil
+}
+
+// cubeState is the state of a recorded cube decision: the doubler (player
+// 0) on roll before rolling, with a double pending for a taker's. Money
+// decisions are played under the Jacoby rule, as the ringmaster's
+// strength runs play them.
+func cubeState(d verdict.CubeDecision) (*backgammon.State, error) {
+	b, err := gnubgid.DecodePosition(d.PositionID)
+	if err != nil {
+		return nil, err
+	}
+	s := backgammon.NewMatch(backgammon.Rules{MatchLength: d.Length, Crawford: d.Length > 0, Jacoby: d.Length == 0, Cube: true})
+	s.Board = b
+	s.GameState = backgammon.GamePlaying
+	s.Move, s.Turn = 0, 0
+	s.Winner = -1
+	s.CubeValue = d.Cube
+	s.Score = [2]int{d.Score, d.OpponentScore}
+	owner := map[string]int{"centre": -1, "mover": 0, "opponent": 1}
+	if d.Role == "taker" {
+		// The record's figures are the taker's: turn them to the doubler's.
+		s.Score = [2]int{d.OpponentScore, d.Score}
+		owner = map[string]int{"centre": -1, "mover": 1, "opponent": 0}
+	}
+	o, ok := owner[d.Owner]
+	if !ok {
+		return nil, fmt.Errorf("cube owner %q", d.Owner)
+	}
+	s.CubeOwner = o
+	s.CrawfordGame = d.Crawford
+	s.PostCrawford = d.Length > 0 && !d.Crawford && (s.Score[0] == d.Length-1 || s.Score[1] == d.Length-1)
+	if d.Role == "taker" {
+		if err := s.Double(); err != nil {
+			return nil, fmt.Errorf("a double in %s with the cube at %d (%s): %w", d.PositionID, d.Cube, d.Owner, err)
+		}
+	}
+	return s, nil
+}

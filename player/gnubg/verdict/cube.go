@@ -1,0 +1,242 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+)
+
+// CubeDecision is one cube decision as gnubg's analysis of a record
+// judged it: a player's double or no double before a roll (role
+// "doubler"), or its answer to a double (role "taker"). The equities are
+// the doubler's, normalised to the cube as gnubg's statistics count
+// them (in match play from match winning chances): double/pass is +1.
+type CubeDecision struct {
+	File          string  `json:"file"` // the record, as named to AnalyseDecisions
+	Game          int     `json:"game"` // from 1
+	Player        string  `json:"player"`
+	Role          string  `json:"role"`   // "doubler" or "taker"
+	Length        int     `json:"length"` // match length; 0 for money
+	Score         int     `json:"score"`  // the decider's points before the game
+	OpponentScore int     `json:"opponent_score"`
+	Crawford      bool    `json:"crawford"`
+	Cube          int     `json:"cube"`        // before the double
+	Owner         string  `json:"owner"`       // "centre", "mover" (the decider) or "opponent"
+	PositionID    string  `json:"position_id"` // the doubler on roll
+	NoDouble      float64 `json:"no_double"`
+	DoubleTake    float64 `json:"double_take"`
+	DoublePass    float64 `json:"double_pass"`
+	Action        string  `json:"action"` // "no double", "double", "take" or "pass"
+	Error         float64 `json:"error"`  // EMG given up against the best action, at least 0
+	Close         bool    `json:"close"`  // among gnubg's "close or actual" cube decisions
+}
+
+// Away is the points the decider still needs, 0 in money play.
+func (d CubeDecision) Away() int { return away(d.Length, d.Score) }
+
+// OpponentAway is the points the decider's opponent still needs.
+func (d CubeDecision) OpponentAway() int { return away(d.Length, d.OpponentScore) }
+
+// Kind names the decision by what was done and whether gnubg agreed:
+// "missed double", "wrong double", "wrong take", "wrong pass", or
+// "right no double", "right double", "right take", "right pass".
+func (d CubeDecision) Kind() string {
+	if d.Error <= 0 {
+		return "right " + d.Action
+	}
+	switch d.Action {
+	case "no double":
+		return "missed double"
+	default:
+		return "wrong " + d.Action
+	}
+}
+
+// check says what is wrong with a decision read back, if anything.
+func (d CubeDecision) check() error {
+	actions := map[string]string{"no double": "doubler", "double": "doubler", "take": "taker", "pass": "taker"}
+	if role, ok := actions[d.Action]; !ok || role != d.Role {
+		return fmt.Errorf("action %q with role %q", d.Action, d.Role)
+	}
+	for _, v := range []float64{d.NoDouble, d.DoubleTake, d.DoublePass, d.Error} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("equity or error %v", v)
+		}
+	}
+	if d.Error < -1e-9 {
+		return fmt.Errorf("error %v below 0", d.Error)
+	}
+	if d.Cube < 1 {
+		return fmt.Errorf("cube %d", d.Cube)
+	}
+	return nil
+}
+
+// GroupCubeDecisions sums the cube figures of the records' cube
+// decisions by group, as GroupDecisions does the chequer figures: a
+// group's decisions are its close or actual ones (every error is one).
+func GroupCubeDecisions(records []Record, key func(CubeDecision) (string, error)) (map[string][][2]Player, error) {
+	groups := map[string][][2]Player{}
+	for i, r := range records {
+		for _, d := range r.CubeDecisions {
+			if !d.Close {
+				continue
+			}
+			k, err := key(d)
+			if err != nil {
+				return nil, err
+			}
+			g := groups[k]
+			if g == nil {
+				g = blankGroup(records)
+				groups[k] = g
+			}
+			for side := range g[i] {
+				if g[i][side].Name == d.Player {
+					g[i][side].CubeDecisions++
+					g[i][side].CubeError += d.Error
+				}
+			}
+		}
+	}
+	return groups, nil
+}
+
+// Cost is what action gives up in this decision by its equities (EMG,
+// at least 0), as gnubg's statistics count it: a doubler's no double or
+// double (the taker answering right), a taker's take or pass.
+func (d CubeDecision) Cost(action string) (float64, error) {
+	double := min(d.DoubleTake, d.DoublePass)
+	best := max(d.NoDouble, double)
+	switch {
+	case d.Role == "doubler" && action == "no double":
+		return best - d.NoDouble, nil
+	case d.Role == "doubler" && action == "double":
+		return best - double, nil
+	case d.Role == "taker" && action == "take":
+		return max(0, d.DoubleTake-d.DoublePass), nil
+	case d.Role == "taker" && action == "pass":
+		return max(0, d.DoublePass-d.DoubleTake), nil
+	}
+	return 0, fmt.Errorf("no action %q for a %s", action, d.Role)
+}
+
+// BestAction is the action the decision's own equities choose: the one
+// a judge whose analysis wrote them would take.
+func (d CubeDecision) BestAction() string {
+	if d.Role == "taker" {
+		if d.DoubleTake > d.DoublePass {
+			return "pass"
+		}
+		return "take"
+	}
+	if min(d.DoubleTake, d.DoublePass) > d.NoDouble {
+		return "double"
+	}
+	return "no double"
+}
+
+// CubeTally is a judge's figures over the decisions of one role.
+type CubeTally struct {
+	Decisions int     // decisions judged
+	Close     int     // of them close by the truth's equities (CloseByEquities)
+	Error     float64 // EMG given up
+	Wrong     int     // decisions with an error
+	// A doubler's doubles, missed doubles and wrong doubles; a taker's
+	// takes, wrong takes and wrong passes.
+	Yes, Missed, WrongYes int
+}
+
+// Rate is the error in mEMG per close decision.
+func (t CubeTally) Rate() float64 { return rate(t.Error, t.Close) }
+
+// CubeCosts prices a judge's answers to the decisions by their equities
+// (the truth, such as gnubg's 2-ply analysis), in cs's order: judge
+// returns the action it would take in each ("no double" or "double" for
+// a doubler's, "take" or "pass" for a taker's). A taker's decisions are
+// those where a double was offered in the record.
+func CubeCosts(cs []CubeDecision, judge func(CubeDecision) (string, error)) (costs []float64, actions []string, err error) {
+	costs, actions = make([]float64, len(cs)), make([]string, len(cs))
+	for i, d := range cs {
+		if actions[i], err = judge(d); err == nil {
+			costs[i], err = d.Cost(actions[i])
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s game %d (%s): %w", d.File, d.Game, d.PositionID, err)
+		}
+	}
+	return costs, actions, nil
+}
+
+// TallyCube sums a judge's costs and actions (CubeCosts) by role.
+func TallyCube(cs []CubeDecision, costs []float64, actions []string) (doubler, taker CubeTally) {
+	for i, d := range cs {
+		t := &doubler
+		if d.Role == "taker" {
+			t = &taker
+		}
+		t.Decisions++
+		t.Error += costs[i]
+		if d.CloseByEquities() {
+			t.Close++
+		}
+		yes := actions[i] == "double" || actions[i] == "take"
+		if yes {
+			t.Yes++
+		}
+		if costs[i] > 0 {
+			t.Wrong++
+			if yes {
+				t.WrongYes++
+			} else {
+				t.Missed++
+			}
+		}
+	}
+	return doubler, taker
+}
+
+// CostGap is how much more b gives up than a per close decision
+// (CloseByEquities) of cs, in mEMG, with its 95% interval over the
+// records (the decisions' files): a and b price the same decisions
+// (CubeCosts), so the records' luck is shared.
+func CostGap(cs []CubeDecision, a, b []float64) (float64, [2]float64) {
+	index := map[string]int{}
+	var diff, close []float64
+	for i, d := range cs {
+		j, ok := index[d.File]
+		if !ok {
+			j = len(diff)
+			index[d.File] = j
+			diff, close = append(diff, 0), append(close, 0)
+		}
+		diff[j] += b[i] - a[i]
+		if d.CloseByEquities() {
+			close[j]++
+		}
+	}
+	return ratioStatistic(ratio{sign: 1, e: diff, n: close})
+}
+
+// CloseByEquities reports whether the decision is close by its equities
+// alone, whatever was done: every answer to a double; a doubler's where
+// doubling is right or the best action is within closeMargin of
+// double/take (capped at a pass's +1), as gnubg counts a no double.
+func (d CubeDecision) CloseByEquities() bool {
+	if d.Role == "taker" {
+		return true
+	}
+	best := max(d.NoDouble, min(d.DoubleTake, d.DoublePass))
+	return d.BestAction() == "double" || best-min(d.DoubleTake, 1) < closeMargin
+}
+
+// closeMargin is how near double/take (capped at a pass's +1) the best
+// action's equity must be for gnubg to count a no double as close.
+const closeMargin = 0.16
+
+// CubeKey names a decision across two analyses of the same records (at
+// different depths, say): the record's base name, the game, the role
+// and the position with its match state.
+func CubeKey(d CubeDecision) string {
+	return fmt.Sprintf("%s/%d/%s/%s/%d-%d/%d/%s", filepath.Base(d.File), d.Game, d.Role, d.PositionID, d.Score, d.OpponentScore, d.Cube, d.Owner)
+}
