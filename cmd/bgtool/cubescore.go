@@ -45,7 +45,11 @@ func runCubeScore(args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("cube-score: --bgbot %q: %w", a, err)
 		}
-		judges = append(judges, judge{"bgbot " + a, decide})
+		name := "bgbot " + a
+		if strings.TrimSpace(a) == "" {
+			name = "bgbot (default)"
+		}
+		judges = append(judges, judge{name, decide})
 	}
 	for _, path := range *judged {
 		_, other, err := readDecisionFiles([]string{path})

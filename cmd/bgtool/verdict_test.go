@@ -177,3 +177,33 @@ func TestVerdictCompare(t *testing.T) {
 		t.Errorf("one file: exit %d, want 2", code)
 	}
 }
+
+// TestCubeScore prices cube decisions of a record judged by gnubg at
+// 0 ply: the 0-ply analysis judged by its own equities gives up nothing,
+// bgbot is asked every decision, and a call without a judge is a usage
+// error.
+func TestCubeScore(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	f := "../../player/gnubg/verdict/testdata/bgbot-gnubg0-match5.mat"
+	truth := filepath.Join(t.TempDir(), "cube0.jsonl")
+	if _, stderr, code := runTool(t, "gnubg-verdict", "-q", "--plies", "0", "--cube-only", "--gnubg", bin, "--decisions", truth, f); code != 0 {
+		t.Fatalf("gnubg-verdict: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := runTool(t, "cube-score", "--bgbot", "", "--judged", truth, truth)
+	if code != 0 {
+		t.Fatalf("cube-score: exit %d: %s", code, stderr)
+	}
+	rows := regexp.MustCompile(`(?m)^  doubling:\s+(\d+) decisions \(\s*(\d+) close\)\s+([0-9.]+) EMG`).FindAllStringSubmatch(stdout, -1)
+	if len(rows) != 2 || rows[0][1] != rows[1][1] || rows[0][1] == "0" {
+		t.Fatalf("want two judges' doubling rows over the same decisions:\n%s", stdout)
+	}
+	if rows[1][3] != "0.000" {
+		t.Errorf("gnubg 0-ply's own choices give up %s EMG by its own equities:\n%s", rows[1][3], stdout)
+	}
+	if !strings.Contains(stdout, "less bgbot (default), decision by decision: ") {
+		t.Errorf("no gap to the first judge:\n%s", stdout)
+	}
+	if _, stderr, code := runTool(t, "cube-score", truth); code != 2 || !strings.Contains(stderr, "no judge") {
+		t.Errorf("no judge: exit %d, %q", code, stderr)
+	}
+}
