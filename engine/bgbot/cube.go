@@ -387,7 +387,15 @@ func (bt *Bot) moneyCube(s *backgammon.State, b *backgammon.Board, p Probs, x fl
 // equities: 1 in money play, half the swing in match winning chances
 // between winning and losing a single game at the current cube in matches.
 func (bt *Bot) noiseScale(s *backgammon.State) float64 {
-	if s.Money() || bt.cfg.Noise == 0 {
+	if bt.cfg.Noise == 0 {
+		return 1
+	}
+	return bt.equityScale(s)
+}
+
+// equityScale is noiseScale for any amount of equity.
+func (bt *Bot) equityScale(s *backgammon.State) float64 {
+	if s.Money() {
 		return 1
 	}
 	mi, err := bt.matchInfo(s, s.Move)
@@ -417,6 +425,9 @@ func (bt *Bot) Double(s *backgammon.State) (bool, error) {
 		return false, fmt.Errorf("double: %w", err)
 	}
 	ce.NoDouble += float64(bt.noise()) * bt.noiseScale(s)
+	if bt.cfg.DoubleMargin != 0 {
+		ce.NoDouble += bt.cfg.DoubleMargin * bt.equityScale(s)
+	}
 	return ce.ShouldDouble(), nil
 }
 
@@ -435,6 +446,9 @@ func (bt *Bot) Take(s *backgammon.State) (backgammon.Answer, error) {
 	}
 	// ce is the doubler's view; the taker compares the opposite.
 	ce.DoubleTake += float64(bt.noise()) * bt.noiseScale(s)
+	if bt.cfg.PassMargin != 0 {
+		ce.DoubleTake += bt.cfg.PassMargin * bt.equityScale(s)
+	}
 	if ce.DoubleTake > ce.DoublePass {
 		return backgammon.Drop, nil
 	}

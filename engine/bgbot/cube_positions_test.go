@@ -161,3 +161,57 @@ func TestMoneyCubeAtLimit(t *testing.T) {
 		t.Errorf("a limit two doubles away changed the equities: %+v against %+v", again, free)
 	}
 }
+
+// TestCubeMargins moves a double and a take across the model's decision
+// by a margin just beyond the model's own gap, in money play and in a
+// match (where the margin is in equity, scaled to match winning chances).
+func TestCubeMargins(t *testing.T) {
+	for _, c := range []struct{ pos, match string }{
+		{"pNvgBwDDnhkHAA", "cAkAAAAAAAAA"}, // money, a double
+		{"pNvgBwDDnhkHAA", "MAGgACAAAAAE"}, // 5-point match, 2-0
+	} {
+		plain, err := NewBot(Config{Level: LevelNet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := cubePosition(t, c.pos, c.match)
+		ce, err := plain.Cube(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := plain.equityScale(s)
+		gap := (min(ce.DoubleTake, ce.DoublePass) - ce.NoDouble) / scale // > 0: double
+		margin := func(m float64, double bool) {
+			t.Helper()
+			bot, err := NewBot(Config{Level: LevelNet, DoubleMargin: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := bot.Double(s); err != nil || got != double {
+				t.Errorf("%s %s: margin %.4f (gap %.4f): double %v, %v; want %v", c.pos, c.match, m, gap, got, err, double)
+			}
+		}
+		margin(gap-0.001, true)
+		margin(gap+0.001, false)
+
+		if err := s.Double(); err != nil {
+			t.Fatal(err)
+		}
+		passGap := (ce.DoublePass - ce.DoubleTake) / scale // > 0: take
+		answer := func(m float64, want backgammon.Answer) {
+			t.Helper()
+			bot, err := NewBot(Config{Level: LevelNet, PassMargin: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := bot.Take(s); err != nil || got != want {
+				t.Errorf("%s %s: pass margin %.4f (gap %.4f): %v, %v; want %v", c.pos, c.match, m, passGap, got, err, want)
+			}
+		}
+		answer(passGap-0.001, backgammon.Take)
+		answer(passGap+0.001, backgammon.Drop)
+	}
+	if _, err := NewBot(Config{Level: LevelNet, DoubleMargin: math.NaN()}); err == nil {
+		t.Error("a NaN margin: no error")
+	}
+}

@@ -59,6 +59,14 @@ type Config struct {
 	// added to the score of each candidate move at the root (and to the
 	// cube decision's equities), like gnubg's noise setting. 0 is none.
 	Noise float64
+	// DoubleMargin and PassMargin shift the cube decisions, in equity
+	// normalised to the cube (in matches converted to match winning
+	// chances at the score): the bot doubles only where double beats no
+	// double by more than DoubleMargin, and passes where double/take is
+	// within PassMargin of double/pass for the doubler (a negative margin
+	// takes more). 0, the default, is the model's own decision; a margin
+	// offsets a bias of the probabilities near the doubling and take points.
+	DoubleMargin, PassMargin float64
 	// CubeWeights are more networks for the cube decisions of a bot
 	// judging them at 0 ply: the decision uses the mean of their
 	// probabilities and the bot's own (outside exact bearoff positions),
@@ -205,6 +213,11 @@ func NewBot(cfg Config) (*Bot, error) {
 	}
 	if cfg.Noise < 0 || math.IsNaN(cfg.Noise) || math.IsInf(cfg.Noise, 0) {
 		return nil, fmt.Errorf("new bot: noise %v must be a finite number >= 0", cfg.Noise)
+	}
+	for _, m := range []float64{cfg.DoubleMargin, cfg.PassMargin} {
+		if math.IsNaN(m) || math.IsInf(m, 0) || math.Abs(m) > 1 {
+			return nil, fmt.Errorf("new bot: cube margin %v must be within -1..1", m)
+		}
 	}
 	b := &Bot{
 		cfg:      cfg,
