@@ -30,6 +30,7 @@ func main() {
 const usage = `usage: bgtrain train [flags]      TD(lambda) self-play training
        bgtrain duel [flags]       duplicate-dice duel between two bots
        bgtrain supervise [flags]  train toward the network's own deeper search
+       bgtrain cubelabels [flags] FILE.jsonl...  labelled positions from gnubg's cube analysis
        bgtrain makebearoff [flags]  write a bearoff database for bgbot --bearoff
        bgtrain makepruner [flags] distil the small network that prunes bgbot's searches
        bgtrain benchset [flags]   roll out self-play positions into a benchmark set
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = duel(ctx, args[1:], stdout)
 	case "supervise":
 		err = supervise(ctx, args[1:], stdout)
+	case "cubelabels":
+		err = cubeLabels(ctx, args[1:], stdout)
 	case "makebearoff":
 		err = makebearoff(ctx, args[1:], stdout)
 	case "makepruner":

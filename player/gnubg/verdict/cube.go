@@ -27,6 +27,11 @@ type CubeDecision struct {
 	DoubleTake    float64 `json:"double_take"`
 	DoublePass    float64 `json:"double_pass"`
 	Action        string  `json:"action"` // "no double", "double", "take" or "pass"
+	// Probs are the analysis's cubeless probabilities of the position
+	// for the doubler on roll: win, win gammon, win backgammon, lose
+	// gammon, lose backgammon (absent in files written before they were
+	// recorded).
+	Probs []float64 `json:"probs,omitempty"`
 	Error         float64 `json:"error"`  // EMG given up against the best action, at least 0
 	Close         bool    `json:"close"`  // among gnubg's "close or actual" cube decisions
 }
@@ -68,6 +73,16 @@ func (d CubeDecision) check() error {
 	}
 	if d.Cube < 1 {
 		return fmt.Errorf("cube %d", d.Cube)
+	}
+	if d.Probs != nil {
+		if len(d.Probs) != 5 {
+			return fmt.Errorf("%d probabilities, want 5", len(d.Probs))
+		}
+		for _, p := range d.Probs {
+			if !(p >= 0 && p <= 1) {
+				return fmt.Errorf("probability %v", p)
+			}
+		}
 	}
 	return nil
 }

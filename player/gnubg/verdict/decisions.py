@@ -86,6 +86,10 @@ for number, g in enumerate(m['games'], 1):
                 'double_take': dt,
                 'double_pass': dp,
                 'action': 'double' if doubled else 'no double',
+                # gnubg's cubeless probabilities of the position at the
+                # analysis depth: win, win gammon, win backgammon, lose
+                # gammon, lose backgammon, for the doubler.
+                'probs': an['probs'],
                 'error': best - (double if doubled else nd),
                 'close': doubled or best - min(dt, 1.0) < CLOSE or nd < best,
             }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -209,7 +210,7 @@ func checkCubeDecisions(t *testing.T, file string, ps [2]Player, cs []CubeDecisi
 	for _, p := range ps {
 		n, sum := 0, 0.0
 		for i, c := range cs {
-			if err := c.check(); err != nil || c.File != file || len(c.PositionID) != 14 {
+			if err := c.check(); err != nil || c.File != file || len(c.PositionID) != 14 || len(c.Probs) != 5 {
 				t.Errorf("implausible cube decision %+v: %v", c, err)
 			}
 			if c.Role == "taker" && (i == 0 || cs[i-1].Action != "double" || cs[i-1].PositionID != c.PositionID) {
@@ -262,7 +263,7 @@ func TestAnalyseDecisionsCubeOnly(t *testing.T) {
 		t.Fatalf("%d cube decisions, the whole analysis %d", len(r.CubeDecisions), len(whole.CubeDecisions))
 	}
 	for i := range r.CubeDecisions {
-		if r.CubeDecisions[i] != whole.CubeDecisions[i] {
+		if !reflect.DeepEqual(r.CubeDecisions[i], whole.CubeDecisions[i]) {
 			t.Errorf("cube decision %d: %+v, the whole analysis %+v", i, r.CubeDecisions[i], whole.CubeDecisions[i])
 		}
 	}
