@@ -32,8 +32,8 @@ type CubeDecision struct {
 	// gammon, lose backgammon (absent in files written before they were
 	// recorded).
 	Probs []float64 `json:"probs,omitempty"`
-	Error         float64 `json:"error"`  // EMG given up against the best action, at least 0
-	Close         bool    `json:"close"`  // among gnubg's "close or actual" cube decisions
+	Error float64   `json:"error"` // EMG given up against the best action, at least 0
+	Close bool      `json:"close"` // among gnubg's "close or actual" cube decisions
 }
 
 // Away is the points the decider still needs, 0 in money play.
