@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/internal/cli"
@@ -22,11 +23,12 @@ func runCubeScore(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "cube-score", "TRUTH.jsonl...", stdout)
 	bgbots := fs.StringArray("bgbot", nil, "a bgbot judge: its engine arguments in one string (\"\" for the default player); repeat for several")
 	judged := fs.StringArray("judged", nil, "a judge: decisions of the same records from another analysis (gnubg-verdict --decisions), each taken by its own equities; repeat for several")
+	model := fs.Bool("model", false, "a judge: bgbot's cube model fed the truth's own cubeless probabilities, which tells the model's errors from the evaluation's")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
 	}
-	if len(*bgbots)+len(*judged) == 0 {
-		return cli.Usagef("cube-score: no judge: name one with --bgbot or --judged")
+	if len(*bgbots)+len(*judged) == 0 && !*model {
+		return cli.Usagef("cube-score: no judge: name one with --bgbot, --judged or --model")
 	}
 	_, cs, err := readDecisionFiles(fs.Args())
 	if err != nil {
@@ -50,6 +52,13 @@ func runCubeScore(args []string, stdout io.Writer) error {
 			name = "bgbot (default)"
 		}
 		judges = append(judges, judge{name, decide})
+	}
+	if *model {
+		decide, err := modelCubeJudge()
+		if err != nil {
+			return fmt.Errorf("cube-score: --model: %w", err)
+		}
+		judges = append(judges, judge{"bgbot's model with the truth's probabilities", decide})
 	}
 	for _, path := range *judged {
 		_, other, err := readDecisionFiles([]string{path})
@@ -126,6 +135,41 @@ func bgbotCubeJudge(args string) (func(verdict.CubeDecision) (string, error), er
 			return "pass", err
 		}
 		return "take", err
+	}, nil
+}
+
+// modelCubeJudge returns the decisions of bgbot's cube model fed each
+// decision's own cubeless probabilities.
+func modelCubeJudge() (func(verdict.CubeDecision) (string, error), error) {
+	e, err := gtpengine.New(gtpengine.DefaultOptions())
+	if err != nil {
+		return nil, err
+	}
+	bot := e.Bot()
+	return func(d verdict.CubeDecision) (string, error) {
+		if d.Probs == nil {
+			return "", fmt.Errorf("no probabilities (written before gnubg-verdict recorded them)")
+		}
+		s, err := cubeState(d)
+		if err != nil {
+			return "", err
+		}
+		var p bgbot.Probs
+		for k := range p {
+			p[k] = float32(d.Probs[k])
+		}
+		ce, err := bot.CubeWith(s, p)
+		switch {
+		case err != nil:
+			return "", err
+		case d.Role == "taker" && ce.DoubleTake > ce.DoublePass:
+			return "pass", nil
+		case d.Role == "taker":
+			return "take", nil
+		case ce.ShouldDouble():
+			return "double", nil
+		}
+		return "no double", nil
 	}, nil
 }
 

@@ -180,8 +180,8 @@ func TestVerdictCompare(t *testing.T) {
 
 // TestCubeScore prices cube decisions of a record judged by gnubg at
 // 0 ply: the 0-ply analysis judged by its own equities gives up nothing,
-// bgbot is asked every decision, and a call without a judge is a usage
-// error.
+// bgbot is asked every decision, our cube model fed gnubg's probabilities
+// decides as gnubg does, and a call without a judge is a usage error.
 func TestCubeScore(t *testing.T) {
 	bin := peertest.Gnubg(t)
 	f := "../../player/gnubg/verdict/testdata/bgbot-gnubg0-match5.mat"
@@ -202,6 +202,16 @@ func TestCubeScore(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "less bgbot (default), decision by decision: ") {
 		t.Errorf("no gap to the first judge:\n%s", stdout)
+	}
+	// Our cube model fed gnubg's own 0-ply probabilities takes gnubg's
+	// 0-ply decisions: nothing given up by gnubg's equities.
+	stdout, stderr, code = runTool(t, "cube-score", "--model", truth)
+	if code != 0 {
+		t.Fatalf("cube-score --model: exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`doubling:\s+\d+ decisions \(\s*\d+ close\)\s+0\.000 EMG`).MatchString(stdout) ||
+		!regexp.MustCompile(`answers:\s+[1-9]\d* decisions\s+0\.000 EMG`).MatchString(stdout) {
+		t.Errorf("the model with gnubg's probabilities departs from gnubg's decisions:\n%s", stdout)
 	}
 	if _, stderr, code := runTool(t, "cube-score", truth); code != 2 || !strings.Contains(stderr, "no judge") {
 		t.Errorf("no judge: exit %d, %q", code, stderr)

@@ -349,7 +349,16 @@ func (bt *Bot) Cube(s *backgammon.State) (CubeEquities, error) {
 		return CubeEquities{}, fmt.Errorf("cube: no game in progress: %w", backgammon.ErrNotNow)
 	}
 	bt.SetVariant(s.Variant)
-	p := bt.cubeProbs(s.Board, max(bt.cfg.Plies, bt.cfg.CubePlies))
+	return bt.CubeWith(s, bt.cubeProbs(s.Board, max(bt.cfg.Plies, bt.cfg.CubePlies)))
+}
+
+// CubeWith is Cube with the cubeless probabilities p of the position for
+// the player on roll given, not judged: the cube model alone, so that its
+// errors can be told from the evaluation's.
+func (bt *Bot) CubeWith(s *backgammon.State, p Probs) (CubeEquities, error) {
+	if s.GameState != backgammon.GamePlaying {
+		return CubeEquities{}, fmt.Errorf("cube: no game in progress: %w", backgammon.ErrNotNow)
+	}
 	x := CubeEfficiencyOf(&s.Board)
 	var ce CubeEquities
 	if s.Money() {
