@@ -236,6 +236,14 @@ func ParseArgs(args []string) (Options, error) {
 	if !(o.Noise >= 0) || math.IsInf(o.Noise, 0) {
 		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be a finite number >= 0", o.Noise)
 	}
+	for _, m := range []struct {
+		flag  string
+		value float64
+	}{{"--double-margin", o.DoubleMargin}, {"--pass-margin", o.PassMargin}} {
+		if !(math.Abs(m.value) <= 1) {
+			return Options{}, fmt.Errorf("bgbot arguments: %s %v out of range -1..1", m.flag, m.value)
+		}
+	}
 	return o, nil
 }
 

@@ -29,7 +29,12 @@ func TestParseArgs(t *testing.T) {
 	if err != nil || o.Level != bgbot.LevelHeuristic || o.Plies != 2 || o.Noise != 0.1 || o.Seed != 7 || o.WeightsFile != "x.bgnet" {
 		t.Errorf("flags: %+v %v", o, err)
 	}
-	for _, bad := range [][]string{{"--level", "expert"}, {"--plies", "9"}, {"--plies", "-1"}, {"--noise", "-1"}, {"extra"}, {"--bogus"}} {
+	o, err = ParseArgs([]string{"--double-margin", "0.03", "--pass-margin=-0.01"})
+	if err != nil || o.DoubleMargin != 0.03 || o.PassMargin != -0.01 {
+		t.Errorf("--double-margin, --pass-margin: %+v %v", o, err)
+	}
+	for _, bad := range [][]string{{"--level", "expert"}, {"--plies", "9"}, {"--plies", "-1"}, {"--noise", "-1"}, {"extra"}, {"--bogus"},
+		{"--double-margin", "2"}, {"--pass-margin", "NaN"}, {"--double-margin", "-inf"}} {
 		if _, err := ParseArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
