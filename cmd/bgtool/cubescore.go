@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -23,6 +24,7 @@ func runCubeScore(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "cube-score", "TRUTH.jsonl...", stdout)
 	bgbots := fs.StringArray("bgbot", nil, "a bgbot judge: its engine arguments in one string (\"\" for the default player); repeat for several")
 	judged := fs.StringArray("judged", nil, "a judge: decisions of the same records from another analysis (gnubg-verdict --decisions), each taken by its own equities; repeat for several")
+	classes := fs.StringSlice("classes", nil, "score only the decisions in positions of these classes (contact, crashed, race; default: all)")
 	model := fs.Bool("model", false, "a judge: bgbot's cube model fed the truth's own cubeless probabilities, which tells the model's errors from the evaluation's")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
@@ -30,9 +32,18 @@ func runCubeScore(args []string, stdout io.Writer) error {
 	if len(*bgbots)+len(*judged) == 0 && !*model {
 		return cli.Usagef("cube-score: no judge: name one with --bgbot, --judged or --model")
 	}
+	keep, err := bgbot.ParseClasses(*classes)
+	if err != nil {
+		return cli.Usagef("cube-score: --classes: %v", err)
+	}
 	_, cs, err := readDecisionFiles(fs.Args())
 	if err != nil {
 		return fmt.Errorf("cube-score: %w", err)
+	}
+	if len(*classes) > 0 {
+		if cs, err = decisionsOfClasses(cs, keep); err != nil {
+			return fmt.Errorf("cube-score: %w", err)
+		}
 	}
 	if len(cs) == 0 {
 		return fmt.Errorf("cube-score: %s: no cube decisions", strings.Join(fs.Args(), ", "))
@@ -136,6 +147,22 @@ func bgbotCubeJudge(args string) (func(verdict.CubeDecision) (string, error), er
 		}
 		return "take", err
 	}, nil
+}
+
+// decisionsOfClasses keeps the decisions whose positions are of a class
+// in keep.
+func decisionsOfClasses(cs []verdict.CubeDecision, keep []int) ([]verdict.CubeDecision, error) {
+	var out []verdict.CubeDecision
+	for _, d := range cs {
+		b, err := gnubgid.DecodePosition(d.PositionID)
+		if err != nil {
+			return nil, fmt.Errorf("%s game %d: %w", d.File, d.Game, err)
+		}
+		if slices.Contains(keep, bgbot.Class(&b)) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // modelCubeJudge returns the decisions of bgbot's cube model fed each
