@@ -79,7 +79,8 @@ func (d CubeDecision) check() error {
 			return fmt.Errorf("%d probabilities, want 5", len(d.Probs))
 		}
 		for _, p := range d.Probs {
-			if !(p >= 0 && p <= 1) {
+			// gnubg's probabilities are float32s, which may round past 0 or 1.
+			if !(p >= -1e-6 && p <= 1+1e-6) {
 				return fmt.Errorf("probability %v", p)
 			}
 		}

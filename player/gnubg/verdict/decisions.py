@@ -27,9 +27,10 @@ def text(move):
 
 
 # gnubg's cube analysis gives the cubeful equities of no double and of
-# double/take in match winning chances (in points in money play); the
-# statistics count errors in equity normalised to the cube, where
-# double/pass is +1, so the script converts with gnubg's own mwc2eq.
+# double/take in match winning chances in a match (in money play in
+# equity normalised to the cube already); the statistics count errors in
+# equity normalised to the cube, where double/pass is +1, so the script
+# converts match winning chances with gnubg's own mwc2eq.
 # Players: O is gnubg's player 0, X player 1.
 SIDE = {'O': 0, 'X': 1}
 
@@ -65,8 +66,9 @@ for number, g in enumerate(m['games'], 1):
             sc[SIDE['X']], sc[SIDE['O']] = score['X'], score['O']
             ci = gnubg.cubeinfo(cube, -1 if owner is None else SIDE[owner], SIDE[me],
                                 length, tuple(sc), 1 if crawford else 0)
-            nd = gnubg.mwc2eq(an['nd-cubeful-eq'], ci)
-            dt = gnubg.mwc2eq(an['dt-cubeful-eq'], ci)
+            nd, dt = an['nd-cubeful-eq'], an['dt-cubeful-eq']
+            if length > 0:
+                nd, dt = gnubg.mwc2eq(nd, ci), gnubg.mwc2eq(dt, ci)
             dp = 1.0
             double = min(dt, dp)
             best = max(nd, double)

@@ -270,6 +270,27 @@ func TestAnalyseDecisionsCubeOnly(t *testing.T) {
 	checkCubeDecisions(t, file, r.Players, r.CubeDecisions)
 }
 
+// TestAnalyseMoneyCubeDecisions checks the cube decisions of a money
+// game (the Jacoby rule, bgbot's errors at a 4-cube) as TestAnalyseDecisions
+// does a match's: in money play gnubg's equities are already normalised.
+func TestAnalyseMoneyCubeDecisions(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	const file = "testdata/bgbot-gnubg0-money.mat"
+	r, err := AnalyseDecisions(context.Background(), bin, file, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCubeDecisions(t, file, r.Players, r.CubeDecisions)
+	if r.Players[0].CubeError+r.Players[1].CubeError == 0 {
+		t.Error("no cube error in the record: the test cannot tell a scaling error")
+	}
+	for _, c := range r.CubeDecisions {
+		if c.Length != 0 {
+			t.Errorf("a money decision with length %d", c.Length)
+		}
+	}
+}
+
 // TestGroupDecisions sums decisions by a key: each group keeps every
 // record, with zero figures where the group has no decision of a player.
 func TestGroupDecisions(t *testing.T) {
