@@ -153,50 +153,63 @@ func runVerdictCompare(args []string, stdout io.Writer) error {
 	}
 	var runs [2][]verdict.Record
 	for i, path := range fs.Args() {
-		ds, _, err := readDecisionFiles([]string{path})
+		ds, cs, err := readDecisionFiles([]string{path})
 		if err != nil {
 			return fmt.Errorf("verdict-compare: %w", err)
 		}
-		runs[i] = verdict.RecordsOf(ds, nil)
+		runs[i] = verdict.RecordsOf(ds, cs)
 	}
 	a, b := verdict.PairRecords(runs[0], runs[1])
 	if len(a) == 0 {
 		return fmt.Errorf("verdict-compare: %s and %s have no record name in common", fs.Arg(0), fs.Arg(1))
 	}
 	fmt.Fprintf(stdout, "%s against %s: %d records in both (of %d and %d)\n", fs.Arg(1), fs.Arg(0), len(a), len(runs[0]), len(runs[1]))
-	fmt.Fprintf(stdout, "chequer error (decisions, mEMG a decision) in each, and the second less the first record by record with a 95%% interval\n")
 	all, err := verdict.GroupPairs(a, b, func(verdict.Decision) (string, error) { return "all", nil })
 	if err != nil {
 		return fmt.Errorf("verdict-compare: %w", err)
 	}
-	writeComparison(stdout, "all", all["all"])
-	if len(groupers) > 0 {
+	if g, ok := all["all"]; ok {
+		fmt.Fprintf(stdout, "chequer error (decisions, mEMG a decision) in each, and the second less the first record by record with a 95%% interval\n")
+		writeComparison(stdout, "all", g, verdict.ChequerFigures, chequerGap)
+	}
+	if len(groupers) > 0 && len(all) > 0 {
 		groups, err := verdict.GroupPairs(a, b, func(d verdict.Decision) (string, error) { return groupKeyOf(groupers)(chequerSituation(d)) })
 		if err != nil {
 			return fmt.Errorf("verdict-compare: %w", err)
 		}
 		for _, k := range slices.Sorted(maps.Keys(groups)) {
-			writeComparison(stdout, k, groups[k])
+			writeComparison(stdout, k, groups[k], verdict.ChequerFigures, chequerGap)
 		}
+	}
+	everything := func(verdict.CubeDecision) (string, error) { return "all", nil }
+	ca, _ := verdict.GroupCubeDecisions(a, everything)
+	cb, _ := verdict.GroupCubeDecisions(b, everything)
+	if ca["all"] != nil && cb["all"] != nil {
+		fmt.Fprintf(stdout, "cube error (close or actual decisions, mEMG a decision) in each, and the second less the first record by record with a 95%% interval\n")
+		writeComparison(stdout, "all", [2][][2]verdict.Player{ca["all"], cb["all"]}, verdict.CubeFigures, func(g verdict.Gap) float64 { return g.Cube })
 	}
 	return nil
 }
 
+func chequerGap(g verdict.Gap) float64 { return g.Chequer }
+
 // writeComparison prints one group of verdict-compare: each player's
-// decisions and rate in both runs and the change, then the change in the
-// gap where both players made decisions of the group in both runs.
-func writeComparison(w io.Writer, name string, g [2][][2]verdict.Player) {
+// decisions and rate of figures' kind in both runs and the change, then
+// the change in the gap (gap picks its kind) where both players made
+// decisions of the group in both runs.
+func writeComparison(w io.Writer, name string, g [2][][2]verdict.Player, figures verdict.Figures, gap func(verdict.Gap) float64) {
 	fmt.Fprintf(w, "%s\n", name)
-	ds := verdict.CompareChequer(g[0], g[1])
+	ds := verdict.Compare(g[0], g[1], figures)
+	n := func(p verdict.Player) int { _, n := figures(p); return n }
 	for _, d := range ds {
 		fmt.Fprintf(w, "  %-12s %7d %6.2f %7d %6.2f  %s\n", d.Name,
-			d.A.UnforcedMoves, d.A.ChequerRate(), d.B.UnforcedMoves, d.B.ChequerRate(), signedInterval(d.Change, d.Interval))
+			n(d.A), verdict.RateOf(d.A, figures), n(d.B), verdict.RateOf(d.B, figures), signedInterval(d.Change, d.Interval))
 	}
-	if len(ds) == 2 && ds[0].A.UnforcedMoves > 0 && ds[0].B.UnforcedMoves > 0 && ds[1].A.UnforcedMoves > 0 && ds[1].B.UnforcedMoves > 0 {
+	if len(ds) == 2 && n(ds[0].A) > 0 && n(ds[0].B) > 0 && n(ds[1].A) > 0 && n(ds[1].B) > 0 {
 		first, second := ds[0].Name, ds[1].Name
-		change, interval, _ := verdict.CompareGap(g[0], g[1], first, second)
+		change, interval, _ := verdict.CompareGap(g[0], g[1], first, second, figures)
 		fmt.Fprintf(w, "  %s less %s: %+.2f, then %+.2f: %s\n", first, second,
-			verdict.GapOf(g[0], first, second).Chequer, verdict.GapOf(g[1], first, second).Chequer, signedInterval(change, interval))
+			gap(verdict.GapOf(g[0], first, second)), gap(verdict.GapOf(g[1], first, second)), signedInterval(change, interval))
 	}
 }
 

@@ -176,6 +176,31 @@ func TestVerdictCompare(t *testing.T) {
 	if _, _, code := runTool(t, "verdict-compare", a); code != 2 {
 		t.Errorf("one file: exit %d, want 2", code)
 	}
+
+	// Cube decisions alone (gnubg-verdict --cube-only): bgbot's close
+	// decisions cost 0.060 then 0.020 over 2 (30.00 then 10.00 mEMG); a
+	// decision that is not close does not count.
+	cube := func(file, player, action string, e float64, close bool) string {
+		return `{"file":"` + file + `","game":1,"player":"` + player + `","role":"doubler","length":5,"cube":1,"owner":"centre","position_id":"` +
+			contact + `","no_double":0.5,"double_take":0.6,"double_pass":1,"action":"` + action + `","error":` +
+			strconv.FormatFloat(e, 'f', -1, 64) + `,"close":` + strconv.FormatBool(close) + "}\n"
+	}
+	if err := os.WriteFile(a, []byte(cube("runA/m1.mat", "bgbot", "no double", 0.06, true)+cube("runA/m1.mat", "bgbot", "double", 0, true)+
+		cube("runA/m1.mat", "gnubg0", "double", 0, true)+cube("runA/m1.mat", "bgbot", "no double", 0, false)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(cube("runB/m1.mat", "bgbot", "no double", 0.02, true)+cube("runB/m1.mat", "bgbot", "double", 0, true)+
+		cube("runB/m1.mat", "gnubg0", "double", 0, true)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = runTool(t, "verdict-compare", a, b)
+	if code != 0 {
+		t.Fatalf("cube decisions: exit %d: %s", code, stderr)
+	}
+	if want := "cube error (close or actual decisions, mEMG a decision) in each, and the second less the first record by record with a 95% interval\n" +
+		"all\n  bgbot              2  30.00       2  10.00  -20.00 (no interval)\n"; !strings.Contains(stdout, want) || strings.Contains(stdout, "chequer error") {
+		t.Errorf("want the cube comparison alone, with %q, in\n%s", want, stdout)
+	}
 }
 
 // TestCubeScore prices cube decisions of a record judged by gnubg at

@@ -26,14 +26,17 @@ func PairRecords(a, b []Record) ([]Record, []Record) {
 }
 
 func recordName(r Record) string {
-	if len(r.Decisions) == 0 {
-		return ""
+	switch {
+	case len(r.Decisions) > 0:
+		return filepath.Base(r.Decisions[0].File)
+	case len(r.CubeDecisions) > 0:
+		return filepath.Base(r.CubeDecisions[0].File)
 	}
-	return filepath.Base(r.Decisions[0].File)
+	return ""
 }
 
-// Difference is how one player's chequer error rate changed from one set
-// of records to another, record by record: paired records share their
+// Difference is how one player's error rate of one kind changed from one
+// set of records to another, record by record: paired records share their
 // dice, so the change is measured with the luck of the rolls shared.
 type Difference struct {
 	Name     string
@@ -43,18 +46,20 @@ type Difference struct {
 	Interval [2]float64 // 95%, NaN with fewer than two pairs
 }
 
-// CompareChequer compares, for each player named in both, the chequer
-// error rate in b against a, where a[i] and b[i] are the same record's
+// Compare compares, for each player named in both, the error rate of
+// figures' kind in b against a, where a[i] and b[i] are the same record's
 // figures (PairRecords) in two runs. The interval is the delta method's
 // for a difference of two ratios over the pairs, the pairs being the
 // sampled units, as Summarise's is for one ratio.
-func CompareChequer(a, b [][2]Player) []Difference {
+func Compare(a, b [][2]Player, figures Figures) []Difference {
 	type pair struct{ a, b Player }
 	byName := map[string][]pair{}
 	for i := range a {
 		for _, pa := range a[i] {
 			for _, pb := range b[i] {
-				if pa.Name == pb.Name && pa.Name != "" && (pa.UnforcedMoves > 0 || pb.UnforcedMoves > 0) {
+				_, na := figures(pa)
+				_, nb := figures(pb)
+				if pa.Name == pb.Name && pa.Name != "" && (na > 0 || nb > 0) {
 					byName[pa.Name] = append(byName[pa.Name], pair{pa, pb})
 				}
 			}
@@ -75,16 +80,16 @@ func CompareChequer(a, b [][2]Player) []Difference {
 			d.A.Add(p.a)
 			d.B.Add(p.b)
 		}
-		d.Change, d.Interval = ratioStatistic(termOf(1, bs, chequerFigures), termOf(-1, as, chequerFigures))
+		d.Change, d.Interval = ratioStatistic(termOf(1, bs, figures), termOf(-1, as, figures))
 		out = append(out, d)
 	}
 	return out
 }
 
-// CompareGap is how first's chequer gap to second (GapOf) changed from a
-// to b, paired records as in CompareChequer; records where either run
-// lacks one of the two players are left out.
-func CompareGap(a, b [][2]Player, first, second string) (change float64, interval [2]float64, pairs int) {
+// CompareGap is how first's gap to second (GapOf) in figures' kind
+// changed from a to b, paired records as in Compare; records where either
+// run lacks one of the two players are left out.
+func CompareGap(a, b [][2]Player, first, second string, figures Figures) (change float64, interval [2]float64, pairs int) {
 	var a1, a2, b1, b2 []Player
 	for i := range a {
 		pa1, ok1 := playerNamed(a[i], first)
@@ -95,7 +100,7 @@ func CompareGap(a, b [][2]Player, first, second string) (change float64, interva
 			a1, a2, b1, b2 = append(a1, pa1), append(a2, pa2), append(b1, pb1), append(b2, pb2)
 		}
 	}
-	change, interval = ratioStatistic(termOf(1, b1, chequerFigures), termOf(-1, b2, chequerFigures), termOf(-1, a1, chequerFigures), termOf(1, a2, chequerFigures))
+	change, interval = ratioStatistic(termOf(1, b1, figures), termOf(-1, b2, figures), termOf(-1, a1, figures), termOf(1, a2, figures))
 	return change, interval, len(a1)
 }
 

@@ -13,10 +13,10 @@ func decisionsOf(file string, player string, errs ...float64) []Decision {
 	return ds
 }
 
-// TestCompareChequer pairs two runs' records by name (a record in one run
+// TestCompare pairs two runs' records by name (a record in one run
 // only is left out) and checks the change and its interval against
 // figures worked by hand.
-func TestCompareChequer(t *testing.T) {
+func TestCompare(t *testing.T) {
 	runA := RecordsOf(append(append(append(
 		decisionsOf("runA/m1.mat", "bgbot", 0.002, 0),
 		decisionsOf("runA/m1.mat", "gnubg0", 0.001)...),
@@ -40,7 +40,7 @@ func TestCompareChequer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := CompareChequer(ga["all"], gb["all"])
+	ds := Compare(ga["all"], gb["all"], ChequerFigures)
 	if len(ds) != 2 || ds[0].Name != "bgbot" || ds[1].Name != "gnubg0" {
 		t.Fatalf("differences %+v", ds)
 	}
@@ -58,7 +58,7 @@ func TestCompareChequer(t *testing.T) {
 		t.Errorf("gnubg0 %+v, want change +2 over 1 pair, no interval", g0)
 	}
 	// A run against itself changes nothing, with no spread.
-	same := CompareChequer(ga["all"], ga["all"])
+	same := Compare(ga["all"], ga["all"], ChequerFigures)
 	if same[0].Change != 0 || same[0].Interval != [2]float64{0, 0} {
 		t.Errorf("a run against itself: %+v", same[0])
 	}
@@ -82,13 +82,13 @@ func TestGapOf(t *testing.T) {
 	if g.Cube != 0 || !math.IsNaN(g.CubeInterval[0]) {
 		t.Errorf("no cube decisions: gap %v %v", g.Cube, g.CubeInterval)
 	}
-	if c, iv, n := CompareGap(results, results, "x", "y"); c != 0 || iv != [2]float64{0, 0} || n != 2 {
+	if c, iv, n := CompareGap(results, results, "x", "y", ChequerFigures); c != 0 || iv != [2]float64{0, 0} || n != 2 {
 		t.Errorf("a run against itself: change %v %v over %d", c, iv, n)
 	}
 	// Halving x's errors in the second run halves its rate (3.0 to 1.5).
 	better := [][2]Player{results[0], results[1], results[2]}
 	better[0][0].ChequerError, better[1][1].ChequerError = 0.01, 0.02
-	if c, _, _ := CompareGap(results, better, "x", "y"); math.Abs(c+1.5) > 1e-9 {
+	if c, _, _ := CompareGap(results, better, "x", "y", ChequerFigures); math.Abs(c+1.5) > 1e-9 {
 		t.Errorf("x halved: gap change %v, want -1.5", c)
 	}
 }

@@ -271,21 +271,29 @@ func Summarise(results [][2]Player) []Summary {
 		for _, p := range ps {
 			sum.Add(p)
 		}
-		sum.ChequerInterval = rateInterval(ps, chequerFigures)
-		sum.CubeInterval = rateInterval(ps, cubeFigures)
+		sum.ChequerInterval = rateInterval(ps, ChequerFigures)
+		sum.CubeInterval = rateInterval(ps, CubeFigures)
 		out = append(out, sum)
 	}
 	return out
 }
 
-// chequerFigures and cubeFigures are a player's error total and decisions
-// of one kind, the two sides of a rate.
-func chequerFigures(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
-func cubeFigures(p Player) (float64, int)    { return p.CubeError, p.CubeDecisions }
+// Figures picks a player's error total and decisions of one kind, the two
+// sides of a rate: ChequerFigures or CubeFigures.
+type Figures func(Player) (float64, int)
+
+// ChequerFigures are the chequer error and the unforced moves.
+func ChequerFigures(p Player) (float64, int) { return p.ChequerError, p.UnforcedMoves }
+
+// CubeFigures are the cube error and the close or actual cube decisions.
+func CubeFigures(p Player) (float64, int) { return p.CubeError, p.CubeDecisions }
+
+// RateOf is the rate of figures, in mEMG a decision.
+func RateOf(p Player, figures Figures) float64 { return rate(figures(p)) }
 
 // rateInterval is the 95% interval of the rate sum(error)/sum(n) over
 // records, in mEMG (ratioStatistic with one term).
-func rateInterval(ps []Player, get func(Player) (float64, int)) [2]float64 {
+func rateInterval(ps []Player, get Figures) [2]float64 {
 	_, interval := ratioStatistic(termOf(1, ps, get))
 	return interval
 }
@@ -297,7 +305,7 @@ type ratio struct {
 	e, n []float64
 }
 
-func termOf(sign float64, ps []Player, get func(Player) (float64, int)) ratio {
+func termOf(sign float64, ps []Player, get Figures) ratio {
 	t := ratio{sign: sign, e: make([]float64, len(ps)), n: make([]float64, len(ps))}
 	for i, p := range ps {
 		e, n := get(p)
@@ -372,8 +380,8 @@ func GapOf(results [][2]Player, first, second string) Gap {
 		}
 	}
 	g.Records = len(a)
-	g.Chequer, g.ChequerInterval = ratioStatistic(termOf(1, a, chequerFigures), termOf(-1, b, chequerFigures))
-	g.Cube, g.CubeInterval = ratioStatistic(termOf(1, a, cubeFigures), termOf(-1, b, cubeFigures))
+	g.Chequer, g.ChequerInterval = ratioStatistic(termOf(1, a, ChequerFigures), termOf(-1, b, ChequerFigures))
+	g.Cube, g.CubeInterval = ratioStatistic(termOf(1, a, CubeFigures), termOf(-1, b, CubeFigures))
 	return g
 }
 
