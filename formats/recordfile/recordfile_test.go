@@ -13,7 +13,7 @@ func TestLoadAndExpand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "bgbot-gnubg0-match5.mat"), filepath.Join(dir, "gnubg-3pt-match.mat"), filepath.Join(dir, "statistics-money.txt")}
+	want := []string{filepath.Join(dir, "bgbot-gnubg0-match5.mat"), filepath.Join(dir, "bgbot-gnubg0-money.mat"), filepath.Join(dir, "gnubg-3pt-match.mat"), filepath.Join(dir, "statistics-money.txt")}
 	if len(files) != len(want) {
 		t.Fatalf("Expand: %v, want %v", files, want)
 	}
@@ -29,7 +29,7 @@ func TestLoadAndExpand(t *testing.T) {
 	if m.MatchLength != 5 || len(m.Games) == 0 {
 		t.Errorf("a 5-point match read as length %d with %d games", m.MatchLength, len(m.Games))
 	}
-	if _, err := Load(files[2]); !errors.Is(err, ErrFormat) {
+	if _, err := Load(files[3]); !errors.Is(err, ErrFormat) {
 		t.Errorf("a .txt file: %v, want ErrFormat", err)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.mat")
