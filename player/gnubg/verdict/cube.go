@@ -27,13 +27,8 @@ type CubeDecision struct {
 	DoubleTake    float64 `json:"double_take"`
 	DoublePass    float64 `json:"double_pass"`
 	Action        string  `json:"action"` // "no double", "double", "take" or "pass"
-	// Probs are the analysis's cubeless probabilities of the position
-	// for the doubler on roll: win, win gammon, win backgammon, lose
-	// gammon, lose backgammon (absent in files written before they were
-	// recorded).
-	Probs []float64 `json:"probs,omitempty"`
-	Error float64   `json:"error"` // EMG given up against the best action, at least 0
-	Close bool      `json:"close"` // among gnubg's "close or actual" cube decisions
+	Error         float64 `json:"error"`  // EMG given up against the best action, at least 0
+	Close         bool    `json:"close"`  // among gnubg's "close or actual" cube decisions
 }
 
 // Away is the points the decider still needs, 0 in money play.
@@ -102,16 +97,9 @@ func GroupCubeDecisions(records []Record, key func(CubeDecision) (string, error)
 			if err != nil {
 				return nil, err
 			}
-			g := groups[k]
-			if g == nil {
-				g = blankGroup(records)
-				groups[k] = g
-			}
-			for side := range g[i] {
-				if g[i][side].Name == d.Player {
-					g[i][side].CubeDecisions++
-					g[i][side].CubeError += d.Error
-				}
+			if p := groupPlayer(groups, records, k, i, d.Player); p != nil {
+				p.CubeDecisions++
+				p.CubeError += d.Error
 			}
 		}
 	}

@@ -246,20 +246,30 @@ func GroupDecisions(records []Record, key func(Decision) (string, error)) (map[s
 			if err != nil {
 				return nil, err
 			}
-			g := groups[k]
-			if g == nil {
-				g = blankGroup(records)
-				groups[k] = g
-			}
-			for side := range g[i] {
-				if g[i][side].Name == d.Player {
-					g[i][side].UnforcedMoves++
-					g[i][side].ChequerError += d.Error
-				}
+			if p := groupPlayer(groups, records, k, i, d.Player); p != nil {
+				p.UnforcedMoves++
+				p.ChequerError += d.Error
 			}
 		}
 	}
 	return groups, nil
+}
+
+// groupPlayer is record i's player named name in group k, the group made
+// (every record's players without decisions) if it is new; nil if the
+// record has no player of that name.
+func groupPlayer(groups map[string][][2]Player, records []Record, k string, i int, name string) *Player {
+	g := groups[k]
+	if g == nil {
+		g = blankGroup(records)
+		groups[k] = g
+	}
+	for side := range g[i] {
+		if g[i][side].Name == name {
+			return &g[i][side]
+		}
+	}
+	return nil
 }
 
 // blankGroup is a group of records' players without decisions.

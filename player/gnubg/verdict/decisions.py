@@ -44,6 +44,22 @@ def owner_name(owner, me):
     return 'centre' if owner is None else ('mover' if owner == me else 'opponent')
 
 
+def situation(number, me, you, a):
+    # What every decision records of the match and the position, from the
+    # decider's side, as the loop below has them now.
+    return {
+        'game': number,
+        'player': info[me]['name'],
+        'length': length,
+        'score': score[me],
+        'opponent_score': score[you],
+        'crawford': crawford,
+        'cube': cube,
+        'owner': owner_name(owner, me),
+        'position_id': a['board'],
+    }
+
+
 m = gnubg.match(analysis=1, boards=1, statistics=0, verbose=0)
 info = m['match-info']
 length = info.get('match-length', 0)
@@ -57,6 +73,7 @@ for number, g in enumerate(m['games'], 1):
     crawford_played = crawford_played or crawford
     cube, owner = 1, None
     offered = None  # the last double's record, for the answer to it
+
     for a in g['game']:
         me = a['player']
         you = 'O' if me == 'X' else 'X'
@@ -73,17 +90,8 @@ for number, g in enumerate(m['games'], 1):
             double = min(dt, dp)
             best = max(nd, double)
             doubled = a['action'] == 'double'
-            record = {
-                'game': number,
-                'player': info[me]['name'],
-                'role': 'doubler',
-                'length': length,
-                'score': score[me],
-                'opponent_score': score[you],
-                'crawford': crawford,
-                'cube': cube,
-                'owner': owner_name(owner, me),
-                'position_id': a['board'],
+            record = dict(situation(number, me, you, a), role='doubler')
+            record.update({
                 'no_double': nd,
                 'double_take': dt,
                 'double_pass': dp,
@@ -94,7 +102,7 @@ for number, g in enumerate(m['games'], 1):
                 'probs': an['probs'],
                 'error': best - (double if doubled else nd),
                 'close': doubled or best - min(dt, 1.0) < CLOSE or nd < best,
-            }
+            })
             cube_out.write(json.dumps(record) + '\n')
             offered = record if doubled else None
         if a['action'] in ('take', 'drop') and offered is not None:
@@ -116,23 +124,16 @@ for number, g in enumerate(m['games'], 1):
             continue
         rank = a['analysis']['imove']
         best, played = moves[0], moves[rank]
-        out.write(json.dumps({
-            'game': number,
-            'player': info[me]['name'],
-            'length': length,
-            'score': score[me],
-            'opponent_score': score[you],
-            'crawford': crawford,
-            'cube': cube,
-            'owner': owner_name(owner, me),
-            'position_id': a['board'],
+        record = situation(number, me, you, a)
+        record.update({
             'dice': '%d%d' % tuple(a['dice']),
             'choices': len(moves),
             'rank': rank,
             'error': best['score'] - played['score'],
             'played': text(a['move']),
             'best': text(best['move']),
-        }) + '\n')
+        })
+        out.write(json.dumps(record) + '\n')
 out.close()
 cube_out.close()
 
