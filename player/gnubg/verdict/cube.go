@@ -29,6 +29,11 @@ type CubeDecision struct {
 	Action        string  `json:"action"` // "no double", "double", "take" or "pass"
 	Error         float64 `json:"error"`  // EMG given up against the best action, at least 0
 	Close         bool    `json:"close"`  // among gnubg's "close or actual" cube decisions
+	// Probs are the analysis's cubeless probabilities of the position
+	// for the doubler on roll: win, win gammon, win backgammon, lose
+	// gammon, lose backgammon (absent in files written before they were
+	// recorded).
+	Probs []float64 `json:"probs,omitempty"`
 }
 
 // Away is the points the decider still needs, 0 in money play.
