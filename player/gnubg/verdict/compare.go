@@ -2,12 +2,15 @@ package verdict
 
 import (
 	"path/filepath"
+	"strings"
 	"sort"
 )
 
 // PairRecords keeps the records of a and b that share a name (the base
 // name of their file: two runs of one control file on the same dice name
-// the records of the same dice alike), as two lists in a's order.
+// the records of the same dice alike, though a run of 1,000 games numbers
+// them from 000 and one of 2,000 from 0000, so numbers are compared by
+// value), as two lists in a's order.
 func PairRecords(a, b []Record) ([]Record, []Record) {
 	index := map[string]int{}
 	for i, r := range b {
@@ -28,11 +31,31 @@ func PairRecords(a, b []Record) ([]Record, []Record) {
 func recordName(r Record) string {
 	switch {
 	case len(r.Decisions) > 0:
-		return filepath.Base(r.Decisions[0].File)
+		return numbersByValue(filepath.Base(r.Decisions[0].File))
 	case len(r.CubeDecisions) > 0:
-		return filepath.Base(r.CubeDecisions[0].File)
+		return numbersByValue(filepath.Base(r.CubeDecisions[0].File))
 	}
 	return ""
+}
+
+// numbersByValue drops the leading zeros of each run of digits in name
+// (keeping one digit of a run of zeros).
+func numbersByValue(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		startsRun := i == 0 || name[i-1] < '0' || name[i-1] > '9'
+		if c == '0' && startsRun {
+			j := i
+			for j+1 < len(name) && name[j] == '0' && name[j+1] >= '0' && name[j+1] <= '9' {
+				j++
+			}
+			i = j
+			c = name[i]
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // Difference is how one player's error rate of one kind changed from one

@@ -92,3 +92,20 @@ func TestGapOf(t *testing.T) {
 		t.Errorf("x halved: gap change %v, want -1.5", c)
 	}
 }
+
+// TestNumbersByValue pairs records numbered with more or fewer digits.
+func TestNumbersByValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"match5_0000.mat": "match5_0.mat",
+		"match5_000.mat":  "match5_0.mat",
+		"match5_0120.mat": "match5_120.mat",
+		"match5_120.mat":  "match5_120.mat",
+		"m100_007x0.mat":  "m100_7x0.mat",
+		"0":               "0",
+		"":                "",
+	} {
+		if got := numbersByValue(in); got != want {
+			t.Errorf("numbersByValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
