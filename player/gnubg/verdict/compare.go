@@ -2,8 +2,8 @@ package verdict
 
 import (
 	"path/filepath"
-	"strings"
 	"sort"
+	"strings"
 )
 
 // PairRecords keeps the records of a and b that share a name (the base
