@@ -130,7 +130,7 @@ func bgbotCubeJudge(args string) (func(verdict.CubeDecision) (string, error), er
 	}
 	bot := e.Bot()
 	return func(d verdict.CubeDecision) (string, error) {
-		s, err := cubeState(d)
+		s, err := d.State()
 		if err != nil {
 			return "", err
 		}
@@ -177,7 +177,7 @@ func modelCubeJudge() (func(verdict.CubeDecision) (string, error), error) {
 		if d.Probs == nil {
 			return "", fmt.Errorf("no probabilities (written before gnubg-verdict recorded them)")
 		}
-		s, err := cubeState(d)
+		s, err := d.State()
 		if err != nil {
 			return "", err
 		}
@@ -198,41 +198,4 @@ func modelCubeJudge() (func(verdict.CubeDecision) (string, error), error) {
 		}
 		return "no double", nil
 	}, nil
-}
-
-// cubeState is the state of a recorded cube decision: the doubler (player
-// 0) on roll before rolling, with a double pending for a taker's. Money
-// decisions are played under the Jacoby rule, as the ringmaster's
-// strength runs play them.
-func cubeState(d verdict.CubeDecision) (*backgammon.State, error) {
-	b, err := gnubgid.DecodePosition(d.PositionID)
-	if err != nil {
-		return nil, err
-	}
-	s := backgammon.NewMatch(backgammon.Rules{MatchLength: d.Length, Crawford: d.Length > 0, Jacoby: d.Length == 0, Cube: true})
-	s.Board = b
-	s.GameState = backgammon.GamePlaying
-	s.Move, s.Turn = 0, 0
-	s.Winner = -1
-	s.CubeValue = d.Cube
-	s.Score = [2]int{d.Score, d.OpponentScore}
-	owner := map[string]int{"centre": -1, "mover": 0, "opponent": 1}
-	if d.Role == "taker" {
-		// The record's figures are the taker's: turn them to the doubler's.
-		s.Score = [2]int{d.OpponentScore, d.Score}
-		owner = map[string]int{"centre": -1, "mover": 1, "opponent": 0}
-	}
-	o, ok := owner[d.Owner]
-	if !ok {
-		return nil, fmt.Errorf("cube owner %q", d.Owner)
-	}
-	s.CubeOwner = o
-	s.CrawfordGame = d.Crawford
-	s.PostCrawford = d.Length > 0 && !d.Crawford && (s.Score[0] == d.Length-1 || s.Score[1] == d.Length-1)
-	if d.Role == "taker" {
-		if err := s.Double(); err != nil {
-			return nil, fmt.Errorf("a double in %s with the cube at %d (%s): %w", d.PositionID, d.Cube, d.Owner, err)
-		}
-	}
-	return s, nil
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
 )
 
 // CubeDecision is one cube decision as gnubg's analysis of a record
@@ -248,4 +251,41 @@ const closeMargin = 0.16
 // and the position with its match state.
 func CubeKey(d CubeDecision) string {
 	return fmt.Sprintf("%s/%d/%s/%s/%d-%d/%d/%s", filepath.Base(d.File), d.Game, d.Role, d.PositionID, d.Score, d.OpponentScore, d.Cube, d.Owner)
+}
+
+// State is the game state of the decision: the doubler (player 0) on
+// roll before rolling, with the double pending for a taker's. Money
+// decisions are played under the Jacoby rule, as the ringmaster's
+// strength runs play them.
+func (d CubeDecision) State() (*backgammon.State, error) {
+	b, err := gnubgid.DecodePosition(d.PositionID)
+	if err != nil {
+		return nil, err
+	}
+	s := backgammon.NewMatch(backgammon.Rules{MatchLength: d.Length, Crawford: d.Length > 0, Jacoby: d.Length == 0, Cube: true})
+	s.Board = b
+	s.GameState = backgammon.GamePlaying
+	s.Move, s.Turn = 0, 0
+	s.Winner = -1
+	s.CubeValue = d.Cube
+	s.Score = [2]int{d.Score, d.OpponentScore}
+	owner := map[string]int{"centre": -1, "mover": 0, "opponent": 1}
+	if d.Role == "taker" {
+		// The record's figures are the taker's: turn them to the doubler's.
+		s.Score = [2]int{d.OpponentScore, d.Score}
+		owner = map[string]int{"centre": -1, "mover": 1, "opponent": 0}
+	}
+	o, ok := owner[d.Owner]
+	if !ok {
+		return nil, fmt.Errorf("cube owner %q", d.Owner)
+	}
+	s.CubeOwner = o
+	s.CrawfordGame = d.Crawford
+	s.PostCrawford = d.Length > 0 && !d.Crawford && (s.Score[0] == d.Length-1 || s.Score[1] == d.Length-1)
+	if d.Role == "taker" {
+		if err := s.Double(); err != nil {
+			return nil, fmt.Errorf("a double in %s with the cube at %d (%s): %w", d.PositionID, d.Cube, d.Owner, err)
+		}
+	}
+	return s, nil
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
 // TestCubeCost prices each action by hand-worked equities (the
@@ -114,5 +116,48 @@ func TestReadCubeDecisions(t *testing.T) {
 	bad := strings.Replace(text, `"action":"no double"`, `"action":"take"`, 1)
 	if _, _, err := ReadDecisions(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("a doubler's take: %v", err)
+	}
+}
+
+// TestCubeDecisionState turns recorded decisions into game states: the
+// doubler on roll with its own score first, the cube's owner from the
+// decider's side, and a double pending for a taker's.
+func TestCubeDecisionState(t *testing.T) {
+	doubler := CubeDecision{Role: "doubler", Length: 5, Score: 3, OpponentScore: 1, Cube: 2, Owner: "mover", PositionID: "4HPwATDgc/ABMA", Action: "no double"}
+	s, err := doubler.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Move != 0 || s.Score != [2]int{3, 1} || s.CubeValue != 2 || s.CubeOwner != 0 || !s.CanDouble() || s.Money() {
+		t.Errorf("doubler's state: move %d, score %v, cube %d owned by %d, may double %v", s.Move, s.Score, s.CubeValue, s.CubeOwner, s.CanDouble())
+	}
+	// The taker's record: its own score first, the cube owned by the
+	// doubler ("opponent" from the taker's side).
+	taker := doubler
+	taker.Role, taker.Action, taker.Score, taker.OpponentScore, taker.Owner = "taker", "take", 1, 3, "opponent"
+	s, err = taker.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Move != 0 || s.Turn != 1 || s.Score != [2]int{3, 1} || s.CubeOwner != 0 || s.Decision() != backgammon.DecideTake {
+		t.Errorf("taker's state: move %d, turn %d, score %v, owner %d, decision %v", s.Move, s.Turn, s.Score, s.CubeOwner, s.Decision())
+	}
+	// 4-away/1-away after the Crawford game, and money with the Jacoby rule.
+	post := CubeDecision{Role: "doubler", Length: 5, Score: 1, OpponentScore: 4, Cube: 1, Owner: "centre", PositionID: "4HPwATDgc/ABMA"}
+	if s, err := post.State(); err != nil || !s.PostCrawford || s.CrawfordGame {
+		t.Errorf("post-Crawford: %+v, %v", s, err)
+	}
+	money := CubeDecision{Role: "doubler", Cube: 1, Owner: "centre", PositionID: "4HPwATDgc/ABMA"}
+	if s, err := money.State(); err != nil || !s.Money() || !s.Jacoby {
+		t.Errorf("money: %+v, %v", s, err)
+	}
+	// A taker facing a double of a cube it owns cannot be.
+	bad := taker
+	bad.Owner = "mover"
+	if _, err := bad.State(); err == nil {
+		t.Error("a double of the taker's own cube: no error")
+	}
+	if _, err := (CubeDecision{Role: "doubler", Cube: 1, Owner: "nobody", PositionID: "4HPwATDgc/ABMA"}).State(); err == nil {
+		t.Error("an unknown owner: no error")
 	}
 }
