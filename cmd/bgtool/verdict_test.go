@@ -201,6 +201,10 @@ func TestVerdictCompare(t *testing.T) {
 		"all\n  bgbot              2  30.00       2  10.00  -20.00 (no interval)\n"; !strings.Contains(stdout, want) || strings.Contains(stdout, "chequer error") {
 		t.Errorf("want the cube comparison alone, with %q, in\n%s", want, stdout)
 	}
+	// bgbot's cube error in all: 0.06 then 0.02 in the one record.
+	if want := "  bgbot        -40.00 (no interval)\n"; !strings.Contains(stdout, want) {
+		t.Errorf("no %q in\n%s", want, stdout)
+	}
 }
 
 // TestCubeScore prices cube decisions of a record judged by gnubg at

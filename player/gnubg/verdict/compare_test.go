@@ -109,3 +109,22 @@ func TestNumbersByValue(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareTotals pairs records' totals: worked by hand, and a player
+// missing from a record leaves the record out.
+func TestCompareTotals(t *testing.T) {
+	rec := func(x, y float64) [2]Player {
+		return [2]Player{{Name: "x", CubeError: x, CubeDecisions: 3}, {Name: "y", CubeError: y, CubeDecisions: 1}}
+	}
+	a := [][2]Player{rec(0.1, 0.0), rec(0.2, 0.1), rec(0.0, 0.0), {{Name: "x", CubeError: 9}}}
+	b := [][2]Player{rec(0.0, 0.1), rec(0.2, 0.0), rec(0.1, 0.0), {{Name: "x", CubeError: 0}}}
+	// x: -0.1, 0, +0.1 and -9 (the last record has x alone): mean -2.25.
+	if c, _, n := CompareTotals(a, b, "x", "", CubeFigures); n != 4 || math.Abs(c+2.25) > 1e-9 {
+		t.Errorf("x alone: %v over %d pairs, want -2.25 over 4", c, n)
+	}
+	// x less y: -0.2, +0.1, +0.1 over the three records with both: 0.
+	c, iv, n := CompareTotals(a, b, "x", "y", CubeFigures)
+	if n != 3 || math.Abs(c) > 1e-9 || !(iv[0] < 0 && iv[1] > 0) {
+		t.Errorf("x less y: %v [%v, %v] over %d pairs, want 0 inside its interval over 3", c, iv[0], iv[1], n)
+	}
+}
