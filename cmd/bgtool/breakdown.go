@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -102,7 +101,7 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	if err != nil {
 		return cli.Usagef("verdict-breakdown: %v", err)
 	}
-	ds, cs, err := readDecisionFiles(fs.Args())
+	ds, cs, err := verdict.ReadDecisionFiles(fs.Args())
 	if err != nil {
 		return fmt.Errorf("verdict-breakdown: %w", err)
 	}
@@ -113,29 +112,6 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 
 // byUsage is the help of --by.
 const byUsage = "groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner), kind (of cube decision: missed double, wrong take, ...); several give their combinations"
-
-// readDecisionFiles reads the chequer and cube decisions that
-// gnubg-verdict --decisions wrote to the files at paths.
-func readDecisionFiles(paths []string) ([]verdict.Decision, []verdict.CubeDecision, error) {
-	var (
-		ds []verdict.Decision
-		cs []verdict.CubeDecision
-	)
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		more, moreCube, err := verdict.ReadDecisions(f)
-		f.Close()
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		ds = append(ds, more...)
-		cs = append(cs, moreCube...)
-	}
-	return ds, cs, nil
-}
 
 // runVerdictCompare compares two runs' decisions, as gnubg-verdict
 // --decisions wrote them, record by record: records of the same name
@@ -153,7 +129,7 @@ func runVerdictCompare(args []string, stdout io.Writer) error {
 	}
 	var runs [2][]verdict.Record
 	for i, path := range fs.Args() {
-		ds, cs, err := readDecisionFiles([]string{path})
+		ds, cs, err := verdict.ReadDecisionFiles([]string{path})
 		if err != nil {
 			return fmt.Errorf("verdict-compare: %w", err)
 		}

@@ -36,7 +36,7 @@ func runCubeScore(args []string, stdout io.Writer) error {
 	if err != nil {
 		return cli.Usagef("cube-score: --classes: %v", err)
 	}
-	_, cs, err := readDecisionFiles(fs.Args())
+	_, cs, err := verdict.ReadDecisionFiles(fs.Args())
 	if err != nil {
 		return fmt.Errorf("cube-score: %w", err)
 	}
@@ -72,7 +72,7 @@ func runCubeScore(args []string, stdout io.Writer) error {
 		judges = append(judges, judge{"bgbot's model with the truth's probabilities", decide})
 	}
 	for _, path := range *judged {
-		_, other, err := readDecisionFiles([]string{path})
+		_, other, err := verdict.ReadDecisionFiles([]string{path})
 		if err != nil {
 			return fmt.Errorf("cube-score: %w", err)
 		}

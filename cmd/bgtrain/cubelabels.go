@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
@@ -32,38 +31,31 @@ func cubeLabels(_ context.Context, args []string, stdout io.Writer) error {
 	var data []bgbot.Labelled
 	seen := map[string]bool{}
 	total := 0
-	for _, path := range fs.Args() {
-		f, err := os.Open(path)
+	_, cs, err := verdict.ReadDecisionFiles(fs.Args())
+	if err != nil {
+		return fmt.Errorf("cubelabels: %w", err)
+	}
+	for _, d := range cs {
+		if d.Role != "doubler" {
+			continue // the same position as the double it answers
+		}
+		total++
+		if d.Probs == nil {
+			return fmt.Errorf("cubelabels: %s game %d: no probabilities (written before gnubg-verdict recorded them)", d.File, d.Game)
+		}
+		if d.Probs[bgbot.Win] < *minWin || seen[d.PositionID] {
+			continue
+		}
+		seen[d.PositionID] = true
+		b, err := gnubgid.DecodePosition(d.PositionID)
 		if err != nil {
-			return fmt.Errorf("cubelabels: %w", err)
+			return fmt.Errorf("cubelabels: %s game %d: %w", d.File, d.Game, err)
 		}
-		_, cs, err := verdict.ReadDecisions(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("cubelabels: %s: %w", path, err)
+		l := bgbot.Labelled{Board: b}
+		for k, p := range d.Probs {
+			l.Probs[k] = float32(p)
 		}
-		for _, d := range cs {
-			if d.Role != "doubler" {
-				continue // the same position as the double it answers
-			}
-			total++
-			if d.Probs == nil {
-				return fmt.Errorf("cubelabels: %s game %d: no probabilities (written before gnubg-verdict recorded them)", d.File, d.Game)
-			}
-			if d.Probs[bgbot.Win] < *minWin || seen[d.PositionID] {
-				continue
-			}
-			seen[d.PositionID] = true
-			b, err := gnubgid.DecodePosition(d.PositionID)
-			if err != nil {
-				return fmt.Errorf("cubelabels: %s game %d: %w", d.File, d.Game, err)
-			}
-			l := bgbot.Labelled{Board: b}
-			for k, p := range d.Probs {
-				l.Probs[k] = float32(p)
-			}
-			data = append(data, l)
-		}
+		data = append(data, l)
 	}
 	if err := atomicfile.Write(*out, func(w io.Writer) error { return bgbot.WriteLabelled(w, data) }); err != nil {
 		return fmt.Errorf("cubelabels: %w", err)

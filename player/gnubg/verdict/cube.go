@@ -49,15 +49,13 @@ func (d CubeDecision) OpponentAway() int { return away(d.Length, d.OpponentScore
 // "missed double", "wrong double", "wrong take", "wrong pass", or
 // "right no double", "right double", "right take", "right pass".
 func (d CubeDecision) Kind() string {
-	if d.Error <= 0 {
+	switch {
+	case d.Error <= 0:
 		return "right " + d.Action
-	}
-	switch d.Action {
-	case "no double":
+	case d.Action == "no double":
 		return "missed double"
-	default:
-		return "wrong " + d.Action
 	}
+	return "wrong " + d.Action
 }
 
 // check says what is wrong with a decision read back, if anything.
@@ -153,7 +151,6 @@ type CubeTally struct {
 	Decisions int     // decisions judged
 	Close     int     // of them close by the truth's equities (CloseByEquities)
 	Error     float64 // EMG given up
-	Wrong     int     // decisions with an error
 	// A doubler's doubles, missed doubles and wrong doubles; a taker's
 	// takes, wrong takes and wrong passes.
 	Yes, Missed, WrongYes int
@@ -197,7 +194,6 @@ func TallyCube(cs []CubeDecision, costs []float64, actions []string) (doubler, t
 			t.Yes++
 		}
 		if costs[i] > 0 {
-			t.Wrong++
 			if yes {
 				t.WrongYes++
 			} else {

@@ -168,6 +168,29 @@ func ReadDecisions(r io.Reader) ([]Decision, []CubeDecision, error) {
 	return ds, cs, sc.Err()
 }
 
+// ReadDecisionFiles reads the chequer and cube decisions of the files at
+// paths (bgtool gnubg-verdict --decisions'), in order.
+func ReadDecisionFiles(paths []string) ([]Decision, []CubeDecision, error) {
+	var (
+		ds []Decision
+		cs []CubeDecision
+	)
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		more, moreCube, err := ReadDecisions(f)
+		f.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		ds = append(ds, more...)
+		cs = append(cs, moreCube...)
+	}
+	return ds, cs, nil
+}
+
 // RecordsOf groups decisions read back by record (their File, in the
 // order first met), for a breakdown without gnubg: each record's players
 // are the names its decisions carry, and its figures are left zero.
