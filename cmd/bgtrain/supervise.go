@@ -43,6 +43,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
 	layout := fs.Int("layout", 0, "first widen the starting network to this input layout (3 adds race features), keeping what it computes; 0 keeps its layout")
 	sampleClasses := fs.StringSlice("sample-classes", nil, "sample only positions that these networks judge (contact, crashed, race), --positions of them, so that no labelling is spent on the others (default: all)")
+	sampleWindow := fs.Float64Slice("sample-window", nil, "sample only positions whose 0-ply win chance for the side on roll (by --from's network) lies in LO,HI: the doubling window, where a cube network's errors turn into wrong decisions (default: all)")
 	bearoffFile := fs.String("bearoff", "", "bearoff database file (bgtrain makebearoff) whose exact positions are not sampled and that the network's own labels use (default: 10 checkers, built)")
 	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
@@ -77,6 +78,14 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		if sampleClass, err = classSet(*sampleClasses); err != nil {
 			return err
+		}
+	}
+	if len(*sampleWindow) > 0 {
+		if len(*labels) > 0 {
+			return cli.Usagef("supervise: --sample-window samples new positions; it does not go with --labels")
+		}
+		if len(*sampleWindow) != 2 || !(0 <= (*sampleWindow)[0] && (*sampleWindow)[0] < (*sampleWindow)[1] && (*sampleWindow)[1] <= 1) {
+			return cli.Usagef("supervise: --sample-window takes LO,HI with 0 <= LO < HI <= 1, not %v", *sampleWindow)
 		}
 	}
 	switch *teacher {
@@ -149,10 +158,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	} else {
 		var boards []backgammon.Board
-		var keep func(*backgammon.Board) bool
-		if len(*sampleClasses) > 0 {
-			keep = func(b *backgammon.Board) bool { return sampleClass[w.NetClass(b)] }
-		}
+		keep := sampleFilter(w, sampleClass, len(*sampleClasses) > 0, *sampleWindow)
 		if len(*records) > 0 {
 			var ds []bgbot.RecordedDecision
 			if ds, err = loadRecordedDecisions(*records); err != nil {
@@ -207,6 +213,27 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s after %v\n", *out, time.Since(begin).Round(time.Second))
 	return nil
+}
+
+// sampleFilter is the test a sampled position must pass: judged by one
+// of the classes in class (when byClass), and with a 0-ply win chance for
+// the side on roll within window (when given). Nil when nothing is
+// filtered. Sampling runs on one goroutine, so one evaluator serves.
+func sampleFilter(w *bgbot.Weights, class [bgbot.NumClasses]bool, byClass bool, window []float64) func(*backgammon.Board) bool {
+	if !byClass && len(window) == 0 {
+		return nil
+	}
+	ev := w.NewEvaluator()
+	return func(b *backgammon.Board) bool {
+		if byClass && !class[w.NetClass(b)] {
+			return false
+		}
+		if len(window) == 2 {
+			win := float64(ev.Evaluate(*b)[bgbot.Win])
+			return window[0] <= win && win <= window[1]
+		}
+		return true
+	}
 }
 
 // classSet parses --classes into a set indexed by network class.

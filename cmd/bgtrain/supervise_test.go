@@ -459,3 +459,41 @@ func TestSuperviseRecords(t *testing.T) {
 		t.Errorf("--records with --labels: exit %d", code)
 	}
 }
+
+// TestSuperviseWindow samples only positions whose 0-ply win chance lies
+// in --sample-window, by the starting network, and refuses windows that
+// are not LO < HI within 0..1 or come with --labels.
+func TestSuperviseWindow(t *testing.T) {
+	dir := t.TempDir()
+	labels := filepath.Join(dir, "win.bin")
+	var stdout, stderr bytes.Buffer
+	args := []string{"supervise", "--positions", "40", "--sample-window", "0.6,0.8", "--epochs", "1",
+		"--save-labels", labels, "--out", filepath.Join(dir, "w.bgnet")}
+	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	lf, err := os.Open(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := bgbot.ReadLabelled(lf)
+	lf.Close()
+	if err != nil || len(data) != 40 {
+		t.Fatalf("%d labels (%v), want 40", len(data), err)
+	}
+	def, err := bgbot.DefaultWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := def.NewEvaluator()
+	for _, l := range data {
+		if win := ev.Evaluate(l.Board)[bgbot.Win]; win < 0.6 || win > 0.8 {
+			t.Errorf("a position with win chance %.3f outside the window 0.6,0.8", win)
+		}
+	}
+	for _, bad := range [][]string{{"--sample-window", "0.8,0.6"}, {"--sample-window", "0.5"}, {"--sample-window", "0.5,1.2"}, {"--sample-window", "0.5,0.9", "--labels", labels}} {
+		if code := run(context.Background(), append([]string{"supervise", "--positions", "5", "--out", filepath.Join(dir, "x.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d, want 2", bad, code)
+		}
+	}
+}

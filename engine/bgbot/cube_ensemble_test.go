@@ -81,3 +81,50 @@ func TestCubeWeightsAverage(t *testing.T) {
 		t.Error("a missing cube network accepted")
 	}
 }
+
+// With Config.CubeAlone the 0-ply cube decisions judge the position by the
+// cube networks alone (the mean of two, here), and exact bearoffs stay
+// exact; it refuses to run without cube networks.
+func TestCubeAlone(t *testing.T) {
+	a, err := NewRandomWeights(16, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewRandomWeights(16, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, err := NewBot(Config{Level: LevelNet, CubeWeights: []*Weights{a, b}, CubeAlone: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := backgammon.NewMatch(backgammon.Rules{Cube: true})
+	if err := s.StartGame(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	board := s.Board
+	p, q := a.NewEvaluator().Evaluate(board), b.NewEvaluator().Evaluate(board)
+	var mean Probs
+	for k := range mean {
+		mean[k] = (p[k] + q[k]) / 2
+	}
+	if got := bot.CubeProbs(board); got != mean {
+		t.Errorf("CubeProbs %v, want the cube networks' mean %v", got, mean)
+	}
+	if got := bot.Probs(board); got != plain.Probs(board) {
+		t.Errorf("Probs %v changed by the cube networks, want the main network's %v", got, plain.Probs(board))
+	}
+	var race backgammon.Board
+	race[backgammon.OnRoll][1], race[backgammon.OnRoll][2] = 2, 1
+	race[backgammon.Opponent][3], race[backgammon.Opponent][5] = 2, 2
+	if got, want := bot.cubeProbs(race, 0), plain.cubeProbs(race, 0); got != want {
+		t.Errorf("bearoff judged %v by the cube networks alone, want the exact %v", got, want)
+	}
+	if _, err := NewBot(Config{Level: LevelNet, CubeAlone: true}); err == nil {
+		t.Error("CubeAlone without cube networks accepted")
+	}
+}

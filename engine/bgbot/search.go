@@ -78,6 +78,12 @@ type Config struct {
 	// networks for the cube). The bgbot engine's default player uses it
 	// together with MoveWeights.
 	CubeWeights []*Weights
+	// CubeAlone has 0-ply cube decisions judge positions by the mean of
+	// CubeWeights' networks alone, leaving the bot's own network out: for
+	// networks fitted to the doubling window (bgtrain supervise
+	// --sample-window), which judge those positions better than a network
+	// fitted to every position of play. It needs CubeWeights.
+	CubeAlone bool
 	// MoveWeights are more networks for the moves of a bot searching 0
 	// ply: once the bot's network has scored every legal move, the
 	// MoveKeep it scores best (within the first filter's margin) are
@@ -259,6 +265,9 @@ func NewBot(cfg Config) (*Bot, error) {
 	}
 	for i := range b.gens {
 		b.gens[i] = backgammon.NewMoveGen()
+	}
+	if cfg.CubeAlone && len(cfg.CubeWeights) == 0 {
+		return nil, fmt.Errorf("new bot: cube decisions by the cube networks alone, but no cube networks given")
 	}
 	for i, w := range cfg.CubeWeights {
 		if w == nil {
@@ -530,7 +539,33 @@ func (bt *Bot) cubeProbs(b backgammon.Board, plies int) Probs {
 	if plies > 0 {
 		return p
 	}
+	if bt.cfg.CubeAlone {
+		return bt.otherProbs(b, p, bt.cubeEvs)
+	}
 	return bt.meanProbs(b, p, bt.cubeEvs)
+}
+
+// otherProbs is the mean of the judgements of evs of b alone; p, the
+// bot's own, where the game is over or a bearoff database answers
+// exactly.
+func (bt *Bot) otherProbs(b backgammon.Board, p Probs, evs []Evaluator) Probs {
+	if bt.finished(b) {
+		return p
+	}
+	if _, ok := bt.exactProbs(&b); ok {
+		return p
+	}
+	var sum Probs
+	for _, ev := range evs {
+		q := ev.Evaluate(b)
+		for k := range sum {
+			sum[k] += q[k]
+		}
+	}
+	for k := range sum {
+		sum[k] /= float32(len(evs))
+	}
+	return bt.race.raceGammons(&b, sum)
 }
 
 // meanProbs is the mean of p, the bot's 0-ply judgement of b (before the

@@ -82,6 +82,9 @@ type Options struct {
 	// CubeWeights, when set, are already loaded ones and override them.
 	CubeWeightsFiles []string
 	CubeWeights      []*bgbot.Weights
+	// CubeAlone judges 0-ply cube decisions by the cube networks alone,
+	// without the main network (bgbot.Config.CubeAlone).
+	CubeAlone bool
 	// MoveWeightsFiles are more networks that, at 0 ply, score again the
 	// MoveKeep moves the main network scores best, by the mean of all
 	// (bgbot.Config.MoveWeights); MoveWeights, when set, are already
@@ -183,6 +186,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.CubeWeightsFiles, "cube-weights", o.CubeWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for cube decisions at 0 ply")
 	fs.StringSliceVar(&o.MoveWeightsFiles, "move-weights", o.MoveWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for the moves it scores best, at 0 ply")
 	fs.IntVar(&o.MoveKeep, "move-keep", o.MoveKeep, fmt.Sprintf("how many moves --move-weights score again (0: %d)", bgbot.DefaultMoveKeep))
+	fs.BoolVar(&o.CubeAlone, "cube-alone", o.CubeAlone, "judge 0-ply cube decisions by the --cube-weights networks alone, leaving the main network out (for networks fitted to the doubling window)")
 	fs.BoolVar(&o.NoSecond, "no-second", o.NoSecond, "the default network alone: without it, and without --weights, the embedded second network joins the 0-ply choice among the best moves and the 0-ply cube decisions (unless --move-weights or --cube-weights name others)")
 	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does; --cubeful-moves=false chooses by cubeless equity (dead-cube match winning chances in matches)")
 	fs.BoolVar(&o.RaceGammons, "race-gammons", o.RaceGammons, "in races where a side has all 15 checkers on the board and the other is home, take the gammon chances from its rolls to its first checker off and the other side's rolls to finish (the 15-checker bearoff database and a short one-sided search) instead of the network; --race-gammons=false keeps the network's")
@@ -324,7 +328,7 @@ func New(opts Options) (*Engine, error) {
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed,
 		DoubleMargin: opts.DoubleMargin, PassMargin: opts.PassMargin,
 		CubefulMoves: opts.CubefulMoves, CubelessClasses: cubeless, RaceGammons: opts.RaceGammons,
-		Weights: w, CubeWeights: cubeWeights, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
+		Weights: w, CubeWeights: cubeWeights, CubeAlone: opts.CubeAlone, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
 		Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)

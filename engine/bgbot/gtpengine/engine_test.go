@@ -82,6 +82,14 @@ func TestParseArgs(t *testing.T) {
 	if e, err := New(Options{Level: bgbot.LevelNet, CubeWeightsFiles: []string{cubeNet}}); err != nil || len(e.bot.Config().CubeWeights) != 1 {
 		t.Errorf("--cube-weights %s does not reach the bot: %v", cubeNet, err)
 	}
+	if o, err = ParseArgs([]string{"--cube-weights", cubeNet, "--cube-alone"}); err != nil || !o.CubeAlone {
+		t.Errorf("--cube-alone: %+v %v", o, err)
+	} else if e, err := New(o); err != nil || !e.bot.Config().CubeAlone {
+		t.Errorf("--cube-alone does not reach the bot: %v", err)
+	}
+	if _, err := New(Options{Level: bgbot.LevelNet, WeightsFile: cubeNet, CubeAlone: true}); err == nil {
+		t.Error("--cube-alone without cube networks accepted")
+	}
 	var cf Factory
 	if _, err := cf.Server([]string{"--cube-weights", cubeNet}); err != nil || cf.weights[cubeNet] == nil {
 		t.Errorf("factory --cube-weights: %v", err)
