@@ -385,6 +385,32 @@ func DefaultSecondWeights() (*Weights, error) {
 	return w, nil
 }
 
+//go:embed weights/window1.bgnet
+var window1Weights []byte
+
+//go:embed weights/window2.bgnet
+var window2Weights []byte
+
+// DefaultWindowWeights decodes the two networks of the doubling window
+// embedded in the binary (engine/bgbot/weights/window1.bgnet and
+// window2.bgnet): the default network fitted to positions whose win
+// chance lies between 55% and 95%, labelled by its own 1-ply and 2-ply
+// searches (docs/bgbot.md, A network for the doubling window). The bgbot
+// engine's default player judges its 0-ply cube decisions by their mean
+// alone (Config.CubeWeights with Config.CubeAlone). Each call returns
+// fresh copies.
+func DefaultWindowWeights() ([]*Weights, error) {
+	var ws []*Weights
+	for i, raw := range [][]byte{window1Weights, window2Weights} {
+		w, err := ParseWeights(raw)
+		if err != nil {
+			return nil, fmt.Errorf("window weights %d: %w", i+1, err)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
 // NetEvaluator evaluates positions with a Weights' networks. It owns its
 // scratch buffers: one per goroutine.
 type NetEvaluator struct {

@@ -535,25 +535,25 @@ func (bt *Bot) finished(b backgammon.Board) bool {
 // ply, the mean of the bot's evaluation and Config.CubeWeights' networks
 // (where no bearoff database answers exactly).
 func (bt *Bot) cubeProbs(b backgammon.Board, plies int) Probs {
+	if plies == 0 && bt.cfg.CubeAlone {
+		return bt.othersProbs(b, bt.cubeEvs)
+	}
 	p := bt.probsAt(b, plies)
 	if plies > 0 {
 		return p
 	}
-	if bt.cfg.CubeAlone {
-		return bt.otherProbs(b, p, bt.cubeEvs)
-	}
 	return bt.meanProbs(b, p, bt.cubeEvs)
 }
 
-// otherProbs is the mean of the judgements of evs of b alone; p, the
-// bot's own, where the game is over or a bearoff database answers
-// exactly.
-func (bt *Bot) otherProbs(b backgammon.Board, p Probs, evs []Evaluator) Probs {
+// othersProbs is the mean of the judgements of b by evs alone; the bot's
+// own 0-ply judgement where the game is over or a bearoff database
+// answers exactly.
+func (bt *Bot) othersProbs(b backgammon.Board, evs []Evaluator) Probs {
 	if bt.finished(b) {
-		return p
+		return bt.probsAt(b, 0)
 	}
 	if _, ok := bt.exactProbs(&b); ok {
-		return p
+		return bt.probsAt(b, 0)
 	}
 	var sum Probs
 	for _, ev := range evs {

@@ -101,6 +101,13 @@ type Options struct {
 	// already loaded.
 	NoSecond bool
 	Second   *bgbot.Weights
+	// NoWindow has the default player judge its cube decisions by the
+	// main and second networks, as before the twentieth session, in place
+	// of the embedded networks of the doubling window
+	// (bgbot.DefaultWindowWeights) alone. Window, when set, are those
+	// networks already loaded.
+	NoWindow bool
+	Window   []*bgbot.Weights
 	// CubefulMoves chooses moves by the cubeful equity the opponent faces
 	// after them (bgbot.Config.CubefulMoves); on by default since it
 	// brought bgbot's chequer play level with gnubg 0-ply's in gnubg's
@@ -187,6 +194,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.MoveWeightsFiles, "move-weights", o.MoveWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for the moves it scores best, at 0 ply")
 	fs.IntVar(&o.MoveKeep, "move-keep", o.MoveKeep, fmt.Sprintf("how many moves --move-weights score again (0: %d)", bgbot.DefaultMoveKeep))
 	fs.BoolVar(&o.CubeAlone, "cube-alone", o.CubeAlone, "judge 0-ply cube decisions by the --cube-weights networks alone, leaving the main network out (for networks fitted to the doubling window)")
+	fs.BoolVar(&o.NoWindow, "no-window", o.NoWindow, "the default player's 0-ply cube decisions by the main and second networks, not by the embedded networks of the doubling window alone (the default since the twentieth session; --cube-weights or --no-second also set them aside)")
 	fs.BoolVar(&o.NoSecond, "no-second", o.NoSecond, "the default network alone: without it, and without --weights, the embedded second network joins the 0-ply choice among the best moves and the 0-ply cube decisions (unless --move-weights or --cube-weights name others)")
 	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does; --cubeful-moves=false chooses by cubeless equity (dead-cube match winning chances in matches)")
 	fs.BoolVar(&o.RaceGammons, "race-gammons", o.RaceGammons, "in races where a side has all 15 checkers on the board and the other is home, take the gammon chances from its rolls to its first checker off and the other side's rolls to finish (the 15-checker bearoff database and a short one-sided search) instead of the network; --race-gammons=false keeps the network's")
@@ -300,6 +308,18 @@ func New(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The window networks judge the cube alone unless other cube networks
+	// are named. Factory.share sets opts.Window (and opts.Weights, after
+	// which defaultPlayer is false) for the default player.
+	cubeAlone, window := opts.CubeAlone, opts.Window
+	if window == nil && len(cubeWeights) == 0 && opts.defaultPlayer() && !opts.NoWindow {
+		if window, err = bgbot.DefaultWindowWeights(); err != nil {
+			return nil, fmt.Errorf("bgbot: %w", err)
+		}
+	}
+	if len(window) > 0 && len(cubeWeights) == 0 {
+		cubeWeights, cubeAlone = window, true
+	}
 	second := opts.Second
 	if second == nil && opts.defaultPlayer() {
 		if second, err = bgbot.DefaultSecondWeights(); err != nil {
@@ -328,7 +348,7 @@ func New(opts Options) (*Engine, error) {
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed,
 		DoubleMargin: opts.DoubleMargin, PassMargin: opts.PassMargin,
 		CubefulMoves: opts.CubefulMoves, CubelessClasses: cubeless, RaceGammons: opts.RaceGammons,
-		Weights: w, CubeWeights: cubeWeights, CubeAlone: opts.CubeAlone, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
+		Weights: w, CubeWeights: cubeWeights, CubeAlone: cubeAlone, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
 		Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {
 		return nil, fmt.Errorf("bgbot: %w", err)
@@ -486,6 +506,7 @@ type Factory struct {
 	two     map[int]*bgbot.Bearoff2   // by checkers
 	pruners map[string]*bgbot.Pruner  // by file; "" is the embedded one
 	second  *bgbot.Weights            // the embedded second network
+	window  []*bgbot.Weights          // the embedded networks of the doubling window
 }
 
 // Server builds an engine from args and returns its protocol server.
@@ -519,6 +540,15 @@ func (f *Factory) share(opts *Options) error {
 			}
 		}
 		opts.Second = f.second
+	}
+	if opts.Window == nil && opts.defaultPlayer() && !opts.NoWindow && len(opts.CubeWeights)+len(opts.CubeWeightsFiles) == 0 {
+		if f.window == nil {
+			var err error
+			if f.window, err = bgbot.DefaultWindowWeights(); err != nil {
+				return fmt.Errorf("bgbot: %w", err)
+			}
+		}
+		opts.Window = f.window
 	}
 	if f.weights == nil {
 		f.weights = map[string]*bgbot.Weights{}

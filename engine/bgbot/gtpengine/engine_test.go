@@ -420,11 +420,12 @@ func TestPrunerOptions(t *testing.T) {
 	}
 }
 
-// The default player is two networks: the embedded default chooses, and
-// the embedded second network gives its opinion on the best moves and the
-// cube. A main network of one's own (--weights), or --no-second, leaves
-// the second out; --move-weights and --cube-weights replace it for their
-// part only.
+// The default player is four networks: the embedded default chooses, the
+// embedded second network gives its opinion on the best moves, and the
+// two networks of the doubling window alone judge the cube (the second
+// network with the main one under --no-window). A main network of one's
+// own (--weights), or --no-second, leaves the others out; --move-weights
+// and --cube-weights replace them for their part only.
 func TestSecondOpinion(t *testing.T) {
 	second, err := bgbot.DefaultSecondWeights()
 	if err != nil {
@@ -443,17 +444,27 @@ func TestSecondOpinion(t *testing.T) {
 		t.Fatal("the second network judges the start as the default does")
 	}
 	other := writeRandomWeights(t, "other.bgnet")
+	window, err := bgbot.DefaultWindowWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same(window[0], main) || same(window[0], window[1]) {
+		t.Fatal("a window network judges the start as the default or the other window network does")
+	}
 	cases := []struct {
 		args                []string
 		moveSecond, cubeSec bool // the embedded second network's part
 		moves, cubes        int  // networks beside the main one
+		window              bool // the cube networks are the window's, alone
 	}{
-		{nil, true, true, 1, 1},
-		{[]string{"--no-second"}, false, false, 0, 0},
-		{[]string{"--weights", other}, false, false, 0, 0},
-		{[]string{"--move-weights", other}, false, true, 1, 1},
-		{[]string{"--cube-weights", other}, true, false, 1, 1},
-		{[]string{"--level", "heuristic"}, false, false, 0, 0},
+		{nil, true, false, 1, 2, true},
+		{[]string{"--no-second"}, false, false, 0, 0, false},
+		{[]string{"--weights", other}, false, false, 0, 0, false},
+		{[]string{"--move-weights", other}, false, false, 1, 2, true},
+		{[]string{"--cube-weights", other}, true, false, 1, 1, false},
+		{[]string{"--no-window"}, true, true, 1, 1, false},
+		{[]string{"--move-weights", other, "--no-window"}, false, true, 1, 1, false},
+		{[]string{"--level", "heuristic"}, false, false, 0, 0, false},
 	}
 	var f Factory
 	for _, c := range cases {
@@ -469,7 +480,23 @@ func TestSecondOpinion(t *testing.T) {
 		if err != nil || fs == nil {
 			t.Fatalf("factory %q: %v", c.args, err)
 		}
-		cfg := e.bot.Config()
+		// The factory's engine (the ringmaster's builtin players) is
+		// the same player as a plain one.
+		shared := o
+		if shared.Level == bgbot.LevelNet {
+			if err := f.share(&shared); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fe, err := New(shared)
+		if err != nil {
+			t.Fatalf("shared %q: %v", c.args, err)
+		}
+		cfg, fcfg := e.bot.Config(), fe.bot.Config()
+		if len(fcfg.MoveWeights) != len(cfg.MoveWeights) || len(fcfg.CubeWeights) != len(cfg.CubeWeights) || fcfg.CubeAlone != cfg.CubeAlone {
+			t.Errorf("%q: the factory's engine has %d move and %d cube networks (alone %v), a plain one %d and %d (%v)", c.args,
+				len(fcfg.MoveWeights), len(fcfg.CubeWeights), fcfg.CubeAlone, len(cfg.MoveWeights), len(cfg.CubeWeights), cfg.CubeAlone)
+		}
 		if len(cfg.MoveWeights) != c.moves || len(cfg.CubeWeights) != c.cubes {
 			t.Errorf("%q: %d move networks, %d cube networks; want %d and %d", c.args, len(cfg.MoveWeights), len(cfg.CubeWeights), c.moves, c.cubes)
 			continue
@@ -480,9 +507,13 @@ func TestSecondOpinion(t *testing.T) {
 		if c.cubes > 0 && same(cfg.CubeWeights[0], second) != c.cubeSec {
 			t.Errorf("%q: the cube network is the embedded second: %v, want %v", c.args, !c.cubeSec, c.cubeSec)
 		}
+		isWindow := c.cubes == 2 && same(cfg.CubeWeights[0], window[0]) && same(cfg.CubeWeights[1], window[1])
+		if isWindow != c.window || cfg.CubeAlone != c.window {
+			t.Errorf("%q: cube networks of the window %v, judging alone %v; want %v", c.args, isWindow, cfg.CubeAlone, c.window)
+		}
 	}
-	if f.second == nil {
-		t.Fatal("the factory did not keep the second network to share")
+	if f.second == nil || f.window == nil {
+		t.Fatal("the factory did not keep the second and window networks to share")
 	}
 	o := DefaultOptions()
 	if err := f.share(&o); err != nil {
@@ -490,8 +521,9 @@ func TestSecondOpinion(t *testing.T) {
 	}
 	if e, err := New(o); err != nil {
 		t.Fatal(err)
-	} else if cfg := e.bot.Config(); len(cfg.MoveWeights) != 1 || cfg.MoveWeights[0] != f.second || cfg.CubeWeights[0] != f.second {
-		t.Error("a factory engine does not share the factory's second network")
+	} else if cfg := e.bot.Config(); len(cfg.MoveWeights) != 1 || cfg.MoveWeights[0] != f.second ||
+		len(cfg.CubeWeights) != 2 || cfg.CubeWeights[0] != f.window[0] || cfg.CubeWeights[1] != f.window[1] {
+		t.Error("a factory engine does not share the factory's second and window networks")
 	}
 }
 
