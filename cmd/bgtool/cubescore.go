@@ -23,7 +23,7 @@ import (
 func runCubeScore(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "cube-score", "TRUTH.jsonl...", stdout)
 	bgbots := fs.StringArray("bgbot", nil, "a bgbot judge: its engine arguments in one string (\"\" for the default player); repeat for several")
-	judged := fs.StringArray("judged", nil, "a judge: decisions of the same records from another analysis (gnubg-verdict --decisions), each taken by its own equities; repeat for several")
+	judged := fs.StringArray("judged", nil, "a judge: decisions of the same records from another analysis (gnubg-verdict --decisions), each taken by its own equities; FILE,FILE... for one analysis kept in several files; repeat for several judges")
 	classes := fs.StringSlice("classes", nil, "score only the decisions in positions of these classes (contact, crashed, race; default: all)")
 	model := fs.Bool("model", false, "a judge: bgbot's cube model fed the truth's own cubeless probabilities, which tells the model's errors from the evaluation's")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
@@ -72,7 +72,7 @@ func runCubeScore(args []string, stdout io.Writer) error {
 		judges = append(judges, judge{"bgbot's model with the truth's probabilities", decide})
 	}
 	for _, path := range *judged {
-		_, other, err := verdict.ReadDecisionFiles([]string{path})
+		_, other, err := verdict.ReadDecisionFiles(strings.Split(path, ","))
 		if err != nil {
 			return fmt.Errorf("cube-score: %w", err)
 		}

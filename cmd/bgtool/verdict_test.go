@@ -232,6 +232,26 @@ func TestCubeScore(t *testing.T) {
 	if !strings.Contains(stdout, "less bgbot (default), decision by decision: ") {
 		t.Errorf("no gap to the first judge:\n%s", stdout)
 	}
+	// One analysis kept in two files is one judge.
+	raw, err := os.ReadFile(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(raw), "\n"), "\n")
+	half1, half2 := filepath.Join(t.TempDir(), "a.jsonl"), filepath.Join(t.TempDir(), "b.jsonl")
+	if err := os.WriteFile(half1, []byte(strings.Join(lines[:len(lines)/2], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(half2, []byte(strings.Join(lines[len(lines)/2:], "")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = runTool(t, "cube-score", "--judged", half1+","+half2, truth)
+	if code != 0 || !regexp.MustCompile(`doubling:\s+[1-9]\d* decisions \(\s*\d+ close\)\s+0\.000 EMG`).MatchString(stdout) {
+		t.Errorf("--judged A,B: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	if _, stderr, code := runTool(t, "cube-score", "--judged", half1, truth); code == 0 || !strings.Contains(stderr, "not in") {
+		t.Errorf("--judged with half the decisions: exit %d, %q", code, stderr)
+	}
 	// Our cube model fed gnubg's own 0-ply probabilities takes gnubg's
 	// 0-ply decisions: nothing given up by gnubg's equities.
 	stdout, stderr, code = runTool(t, "cube-score", "--model", truth)
