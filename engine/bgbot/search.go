@@ -532,8 +532,9 @@ func (bt *Bot) finished(b backgammon.Board) bool {
 }
 
 // cubeProbs judges b before the roll for a cube decision plies deep: at 0
-// ply, the mean of the bot's evaluation and Config.CubeWeights' networks
-// (where no bearoff database answers exactly).
+// ply, the mean of the bot's evaluation and Config.CubeWeights' networks,
+// or of those networks alone with Config.CubeAlone (where no bearoff
+// database answers exactly).
 func (bt *Bot) cubeProbs(b backgammon.Board, plies int) Probs {
 	if plies == 0 && bt.cfg.CubeAlone {
 		return bt.othersProbs(b, bt.cubeEvs)
@@ -549,13 +550,35 @@ func (bt *Bot) cubeProbs(b backgammon.Board, plies int) Probs {
 // own 0-ply judgement where the game is over or a bearoff database
 // answers exactly.
 func (bt *Bot) othersProbs(b backgammon.Board, evs []Evaluator) Probs {
-	if bt.finished(b) {
+	if bt.overOrExact(&b) {
 		return bt.probsAt(b, 0)
 	}
-	if _, ok := bt.exactProbs(&b); ok {
-		return bt.probsAt(b, 0)
+	return bt.averaged(b, Probs{}, evs, len(evs))
+}
+
+// meanProbs is the mean of p, the bot's 0-ply judgement of b (before the
+// roll, for the player on roll), and the judgements of evs; p itself where
+// the game is over or a bearoff database answers exactly.
+func (bt *Bot) meanProbs(b backgammon.Board, p Probs, evs []Evaluator) Probs {
+	if len(evs) == 0 || bt.overOrExact(&b) {
+		return p
 	}
-	var sum Probs
+	return bt.averaged(b, p, evs, 1+len(evs))
+}
+
+// overOrExact reports whether b's game is over or a bearoff database
+// answers b exactly: positions no other network is asked about.
+func (bt *Bot) overOrExact(b *backgammon.Board) bool {
+	if bt.finished(*b) {
+		return true
+	}
+	_, ok := bt.exactProbs(b)
+	return ok
+}
+
+// averaged adds the judgements of b by evs to sum, divides by n, and
+// counts race gammons.
+func (bt *Bot) averaged(b backgammon.Board, sum Probs, evs []Evaluator, n int) Probs {
 	for _, ev := range evs {
 		q := ev.Evaluate(b)
 		for k := range sum {
@@ -563,31 +586,9 @@ func (bt *Bot) othersProbs(b backgammon.Board, evs []Evaluator) Probs {
 		}
 	}
 	for k := range sum {
-		sum[k] /= float32(len(evs))
+		sum[k] /= float32(n)
 	}
 	return bt.race.raceGammons(&b, sum)
-}
-
-// meanProbs is the mean of p, the bot's 0-ply judgement of b (before the
-// roll, for the player on roll), and the judgements of evs; p itself where
-// the game is over or a bearoff database answers exactly.
-func (bt *Bot) meanProbs(b backgammon.Board, p Probs, evs []Evaluator) Probs {
-	if len(evs) == 0 || bt.finished(b) {
-		return p
-	}
-	if _, ok := bt.exactProbs(&b); ok {
-		return p
-	}
-	for _, ev := range evs {
-		q := ev.Evaluate(b)
-		for k := range p {
-			p[k] += q[k]
-		}
-	}
-	for k := range p {
-		p[k] /= float32(1 + len(evs))
-	}
-	return bt.race.raceGammons(&b, p)
 }
 
 // probsAt is Probs at depth plies.

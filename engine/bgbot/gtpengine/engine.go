@@ -315,7 +315,7 @@ func New(opts Options) (*Engine, error) {
 	// are named. Factory.share sets opts.Window (and opts.Weights, after
 	// which defaultPlayer is false) for the default player.
 	cubeAlone, window := opts.CubeAlone, opts.Window
-	if window == nil && len(cubeWeights) == 0 && opts.defaultPlayer() && !opts.NoWindow {
+	if window == nil && opts.windowCube() {
 		if window, err = bgbot.DefaultWindowWeights(); err != nil {
 			return nil, fmt.Errorf("bgbot: %w", err)
 		}
@@ -544,7 +544,7 @@ func (f *Factory) share(opts *Options) error {
 		}
 		opts.Second = f.second
 	}
-	if opts.Window == nil && opts.defaultPlayer() && !opts.NoWindow && len(opts.CubeWeights)+len(opts.CubeWeightsFiles) == 0 {
+	if opts.Window == nil && opts.windowCube() {
 		if f.window == nil {
 			var err error
 			if f.window, err = bgbot.DefaultWindowWeights(); err != nil {
@@ -624,6 +624,13 @@ func (f *Factory) share(opts *Options) error {
 // the net level with the embedded network and its second opinion.
 func (o Options) defaultPlayer() bool {
 	return o.Level == bgbot.LevelNet && !o.NoSecond && o.WeightsFile == "" && o.Weights == nil
+}
+
+// windowCube reports whether the options leave the default player's cube
+// decisions to the embedded networks of the doubling window: no
+// --no-window, and no cube networks named.
+func (o Options) windowCube() bool {
+	return o.defaultPlayer() && !o.NoWindow && len(o.CubeWeights)+len(o.CubeWeightsFiles) == 0
 }
 
 // prunes reports whether the options ask for a pruner: a searching net,
