@@ -104,7 +104,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	case !(*lambda >= 0 && *lambda <= 1):
 		return cli.Usagef("train: want --lambda between 0 and 1, got %v", *lambda)
 	case bgbot.InputsOf(*layout) == 0:
-		return cli.Usagef("train: --layout %d: want %d..%d", *layout, bgbot.LayoutV1, bgbot.LayoutV3)
+		return cli.Usagef("train: --layout %d: want %d..%d", *layout, bgbot.LayoutV1, bgbot.LayoutLast)
 	case *widen && *resume == "":
 		return cli.Usagef("train: --widen needs --resume")
 	case *revive && *resume == "":

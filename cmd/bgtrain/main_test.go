@@ -66,7 +66,7 @@ func TestTrainWiden(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"train", "--widen", "--layout", "2"},                                   // no --resume
-		{"train", "--layout", "4", "--games", "2"},                              // unknown layout
+		{"train", "--layout", "5", "--games", "2"},                              // unknown layout
 		{"train", "--resume", wide, "--widen", "--hidden", "4", "--games", "2"}, // narrowing
 	} {
 		if code := run(ctx, args, nil, &stdout, &stderr); code != 2 {

@@ -41,7 +41,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
 	rank := fs.Float64("rank", 0, "with --optimizer adam, also fit the equity differences between the positions of one decision's candidate moves, weighted by this (the default networks were fitted at 50 and 25; needs labels sampled with --alternatives, which record the decisions)")
 	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
-	layout := fs.Int("layout", 0, "first widen the starting network to this input layout (3 adds race features), keeping what it computes; 0 keeps its layout")
+	layout := fs.Int("layout", 0, "first widen the starting network to this input layout (3 adds race features for races, 4 for crashed positions too), keeping what it computes; 0 keeps its layout")
 	sampleClasses := fs.StringSlice("sample-classes", nil, "sample only positions that these networks judge (contact, crashed, race), --positions of them, so that no labelling is spent on the others (default: all)")
 	sampleWindow := fs.Float64Slice("sample-window", nil, "sample only positions whose 0-ply win chance for the side on roll (by --from's network) lies in LO,HI: the doubling window, where a cube network's errors turn into wrong decisions (default: all)")
 	bearoffFile := fs.String("bearoff", "", "bearoff database file (bgtrain makebearoff) whose exact positions are not sampled and that the network's own labels use (default: 10 checkers, built)")
@@ -111,7 +111,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return cli.Usagef("supervise: --hidden %d is below the starting network's %d", *hidden, w.Hidden)
 		}
 		if *layout != 0 && (*layout < w.Layout || bgbot.InputsOf(*layout) == 0) {
-			return cli.Usagef("supervise: --layout %d: want a layout of %d..%d, not below the starting network's %d", *layout, bgbot.LayoutV1, bgbot.LayoutV3, w.Layout)
+			return cli.Usagef("supervise: --layout %d: want a layout of %d..%d, not below the starting network's %d", *layout, bgbot.LayoutV1, bgbot.LayoutLast, w.Layout)
 		}
 		if w, err = w.Widen(newLayout, newHidden, bgbot.SeededRand(*seed)); err != nil {
 			return fmt.Errorf("supervise: %w", err)

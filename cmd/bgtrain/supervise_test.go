@@ -340,8 +340,8 @@ func TestReadLabelFilesGroups(t *testing.T) {
 }
 
 // TestSuperviseRaceOnly samples races only, past a 15-checker bearoff
-// database's exact positions, and fits the race network widened to layout
-// 3: the labels must all be races the database does not answer, and the
+// database's exact positions, and fits the race network (of layout 4):
+// the labels must all be races the database does not answer, and the
 // contact network must come out unchanged.
 func TestSuperviseRaceOnly(t *testing.T) {
 	dir := t.TempDir()
@@ -360,7 +360,7 @@ func TestSuperviseRaceOnly(t *testing.T) {
 	labels, out := filepath.Join(dir, "race.bin"), filepath.Join(dir, "r.bgnet")
 	var stdout, stderr bytes.Buffer
 	args := []string{"supervise", "--positions", "60", "--alternatives", "2", "--sample-classes", "race",
-		"--bearoff", dbFile, "--layout", "3", "--classes", "race", "--save-labels", labels, "--out", out}
+		"--bearoff", dbFile, "--layout", "4", "--classes", "race", "--save-labels", labels, "--out", out}
 	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
@@ -386,8 +386,8 @@ func TestSuperviseRaceOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, err := bgbot.ParseWeights(raw)
-	if err != nil || w.Layout != bgbot.LayoutV3 {
-		t.Fatalf("fitted network: layout %v (%v), want 3", w, err)
+	if err != nil || w.Layout != bgbot.LayoutV4 {
+		t.Fatalf("fitted network: layout %v (%v), want 4", w, err)
 	}
 	def, err := bgbot.DefaultWeights()
 	if err != nil {

@@ -85,7 +85,7 @@ type encoder struct {
 func newEncoder() encoder { return encoder{rolls: allRolls(), layout: LayoutV1} }
 
 // newEncoderFor returns an encoder for the input layout (LayoutV1..
-// LayoutV3; checked by the callers).
+// LayoutLast; checked by the callers).
 func newEncoderFor(layout int) encoder { return encoder{rolls: allRolls(), layout: layout} }
 
 // InputsOf returns the number of inputs of an input layout, 0 for an
@@ -96,7 +96,7 @@ func InputsOf(layout int) int {
 		return NumInputs
 	case LayoutV2:
 		return NumInputsV2
-	case LayoutV3:
+	case LayoutV3, LayoutV4:
 		return NumInputsV3
 	}
 	return 0
@@ -172,7 +172,7 @@ func (e *encoder) encode(b *backgammon.Board, x []float32, nz []int32) []int32 {
 			}
 		}
 	}
-	if e.layout >= LayoutV3 && !contact {
+	if e.layout >= LayoutV3 && !contact || e.layout >= LayoutV4 && Class(b) == ClassCrashed {
 		var rs [2 * RacePerSide]float32
 		raceFeatures(&b[backgammon.OnRoll], rs[:RacePerSide])
 		raceFeatures(&b[backgammon.Opponent], rs[RacePerSide:])

@@ -19,6 +19,17 @@ const (
 	LayoutV3    = 3
 )
 
+// Input layout 4 (LayoutV4) has layout 3's inputs, and sets the race
+// features in crashed positions too: how many checkers a side has off and
+// how far it is from home are what the gammons and backgammons of a side
+// bearing off against the other's stragglers turn on, and the crashed
+// network of layout 3 misjudged exactly those (docs/bgbot.md, Crashed
+// positions). Widen from layout 3 keeps what a network computes.
+const LayoutV4 = 4
+
+// LayoutLast is the newest input layout.
+const LayoutLast = LayoutV4
+
 // Race features of layout 3, per side, offsets inside a side's block.
 const (
 	ROff        = 0  // ROff+k-1 is 1 when exactly k checkers are off, k = 1..14
@@ -28,11 +39,12 @@ const (
 )
 
 // raceFeatures computes one side's race features into r (len RacePerSide,
-// zeroed); the board must be a race (no contact).
+// zeroed): in a race, or in a crashed position, where a checker on the bar
+// counts as on the 25 point.
 func raceFeatures(s *[25]int8, r []float32) {
 	on, cross, in := 0, 0, 0
 	low := 6 // the lowest home point holding a checker once all are home
-	for i := 0; i < 24; i++ {
+	for i := 0; i <= backgammon.BarIndex; i++ {
 		n := int(s[i])
 		if n == 0 {
 			continue
@@ -46,7 +58,6 @@ func raceFeatures(s *[25]int8, r []float32) {
 			low = p
 		}
 	}
-	on += int(s[backgammon.BarIndex]) // none in a race; kept for safety
 	off := 15 - on
 	if off >= 1 && off <= 14 {
 		r[ROff+off-1] = 1

@@ -111,7 +111,7 @@ func (n *net) clone() *net {
 // their training. They are read-only after loading; share them freely and
 // give each goroutine its own NetEvaluator.
 type Weights struct {
-	Layout int    // input layout: LayoutV1, LayoutV2 or LayoutV3
+	Layout int    // input layout: LayoutV1..LayoutLast
 	Hidden int    // hidden units per network
 	Games  uint64 // self-play games trained on
 	nets   []*net // by class; 2 or NumClasses long
@@ -163,7 +163,7 @@ func NewWeightsLayout(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 	}
 	in := InputsOf(layout)
 	if in == 0 {
-		return nil, fmt.Errorf("new weights: unknown input layout %d (want %d..%d)", layout, LayoutV1, LayoutV3)
+		return nil, fmt.Errorf("new weights: unknown input layout %d (want %d..%d)", layout, LayoutV1, LayoutLast)
 	}
 	w := &Weights{Layout: layout, Hidden: hidden, nets: make([]*net, minClasses)}
 	for c := range w.nets {
@@ -174,7 +174,9 @@ func NewWeightsLayout(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 
 // Widen returns a copy of w with a larger input layout and at least as
 // many hidden units, computing exactly what w computes: the inputs that
-// layout 2 adds start with zero weights into the old hidden units, and the
+// layout 2 adds start with zero weights into the old hidden units (as do
+// the race features outside the race network when widening to layout 4,
+// which feeds them to crashed positions), and the
 // new hidden units start with small random input weights (from rng) and
 // zero weights into the outputs. Training then teaches the new parts.
 // Layout 2 extends layout 1, so the old inputs keep their indexes.
@@ -208,6 +210,14 @@ func (w *Weights) Widen(layout, hidden int, rng *rand.Rand) (*Weights, error) {
 			copy(n.w2[k*hidden:k*hidden+o.hidden], o.w2[k*o.hidden:k*o.hidden+o.hidden])
 		}
 		n.b2 = o.b2
+		if w.Layout < LayoutV4 && layout >= LayoutV4 && c != ClassRace {
+			// Layout 4 feeds the race features to crashed positions,
+			// which earlier layouts never did outside races: clear what
+			// the old units had there (nothing they computed used it).
+			for i := NumInputsV2; i < NumInputsV3; i++ {
+				clear(n.w1[i*hidden : i*hidden+o.hidden])
+			}
+		}
 	}
 	return nw, nil
 }
@@ -246,10 +256,10 @@ func (w *Weights) Average(ws []*Weights) {
 //	offset size
 //	0      4    magic "BGNT"
 //	4      2    format version (1)
-//	6      2    input layout (LayoutV1, LayoutV2 or LayoutV3)
+//	6      2    input layout (LayoutV1..LayoutLast)
 //	8      2    classes (2: contact, race; 3: contact, race, crashed)
 //	10     2    outputs (5)
-//	12     4    inputs (InputsOf(layout): 214, 246 or 280)
+//	12     4    inputs (InputsOf(layout): 214, 246 or 280 for layouts 3 and 4)
 //	16     4    hidden units
 //	20     8    self-play games trained
 //	28     4    CRC-32 (IEEE) of the payload that follows
@@ -317,7 +327,7 @@ func ParseWeights(data []byte) (*Weights, error) {
 	layout := int(le.Uint16(data[6:]))
 	inputs := InputsOf(layout)
 	if inputs == 0 {
-		return nil, fmt.Errorf("%w: input layout %d, want %d..%d", ErrBadWeights, layout, LayoutV1, LayoutV3)
+		return nil, fmt.Errorf("%w: input layout %d, want %d..%d", ErrBadWeights, layout, LayoutV1, LayoutLast)
 	}
 	classes := int(le.Uint16(data[8:]))
 	if o, in := le.Uint16(data[10:]), le.Uint32(data[12:]); (classes != minClasses && classes != NumClasses) || o != NumOutputs || int(in) != inputs {

@@ -3,38 +3,47 @@ package bgbot
 import (
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 )
 
-// TestPreviousWeights reads the previous default pair (weights/previous,
-// not embedded; V8 and W9, docs/bgbot.md): each is the default network of
-// its role with only the contact network different, as the seventeenth
-// session's new defaults (V11 and W12) fitted the contact networks alone.
+// TestPreviousWeights reads the previous default pairs (weights/previous,
+// not embedded; docs/bgbot.md): V8 and W9, whose contact and crashed
+// networks the seventeenth and twenty-first sessions fitted again, and
+// V11 and W12, whose crashed networks the twenty-first session fitted
+// with the race features. Each is the default network of its role but
+// for those networks.
 func TestPreviousWeights(t *testing.T) {
-	for file, defaults := range map[string]func() (*Weights, error){
-		"weights/previous/v8.bgnet": DefaultWeights,
-		"weights/previous/w9.bgnet": DefaultSecondWeights,
+	for _, c := range []struct {
+		file     string
+		defaults func() (*Weights, error)
+		differ   []int // the classes whose networks are not the default's
+	}{
+		{"weights/previous/v8.bgnet", DefaultWeights, []int{ClassContact, ClassCrashed}},
+		{"weights/previous/w9.bgnet", DefaultSecondWeights, []int{ClassContact, ClassCrashed}},
+		{"weights/previous/v11.bgnet", DefaultWeights, []int{ClassCrashed}},
+		{"weights/previous/w12.bgnet", DefaultSecondWeights, []int{ClassCrashed}},
 	} {
-		base, err := defaults()
+		base, err := c.defaults()
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := os.Open(file)
+		f, err := os.Open(c.file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w, err := ReadWeights(f)
 		f.Close()
 		if err != nil {
-			t.Fatalf("%s: %v", file, err)
+			t.Fatalf("%s: %v", c.file, err)
 		}
 		if len(w.nets) != len(base.nets) {
-			t.Fatalf("%s: %d networks, the default %d", file, len(w.nets), len(base.nets))
+			t.Fatalf("%s: %d networks, the default %d", c.file, len(w.nets), len(base.nets))
 		}
-		for c := range w.nets {
-			same := reflect.DeepEqual(w.nets[c], base.nets[c])
-			if same != (c != ClassContact) {
-				t.Errorf("%s: network %d the same as the default's: %v", file, c, same)
+		for class := range w.nets {
+			same := reflect.DeepEqual(w.nets[class], base.nets[class])
+			if same == slices.Contains(c.differ, class) {
+				t.Errorf("%s: %s network the same as the default's: %v", c.file, ClassName(class), same)
 			}
 		}
 	}
