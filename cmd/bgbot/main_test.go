@@ -259,14 +259,14 @@ func TestExitStatus(t *testing.T) {
 }
 
 // TestWidenedWeights serves with a widened weights file: the default
-// network widened to layout 3 and 16 more hidden units computes what the
+// network widened to the newest layout and 16 more hidden units computes what the
 // default does, so its answers must be the same.
 func TestWidenedWeights(t *testing.T) {
 	def, err := bgbot.DefaultWeights()
 	if err != nil {
 		t.Fatal(err)
 	}
-	wide, err := def.Widen(bgbot.LayoutV3, def.Hidden+16, bgbot.SeededRand(1))
+	wide, err := def.Widen(bgbot.LayoutLast, def.Hidden+16, bgbot.SeededRand(1))
 	if err != nil {
 		t.Fatal(err)
 	}
