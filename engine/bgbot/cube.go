@@ -202,10 +202,36 @@ func (bt *Bot) matchCube(s *backgammon.State, player int, p Probs, x float64) (C
 	default:
 		nd = l.opponentOwns(mi.me, mi.opp, c, p, w)
 	}
-	ce.NoDouble = x*nd + (1-x)*ce.NoDouble
-	ce.DoubleTake = x*l.opponentOwns(mi.me, mi.opp, 2*c, p, w) + (1-x)*ce.DoubleTake
+	xn, xt := x, x
+	if !bt.cfg.JanowskiOneWay {
+		// The opponent holds a cube that player's single win at its value
+		// would make pointless: only the opponent can double again.
+		if s.CubeOwner == 1-player && c >= mi.me {
+			xn = OneWayCubeEfficiency
+		}
+		if 2*c >= mi.me { // likewise once the opponent has taken a double
+			xt = OneWayCubeEfficiency
+		}
+	}
+	ce.NoDouble = xn*nd + (1-xn)*ce.NoDouble
+	ce.DoubleTake = xt*l.opponentOwns(mi.me, mi.opp, 2*c, p, w) + (1-xt)*ce.DoubleTake
 	return ce, nil
 }
+
+// OneWayCubeEfficiency is the x of a cube that only its holder can still
+// use, because the other side already wins the match with any win at the
+// cube's value: a leader 2 away who has doubled to 2, say, against the
+// trailer who took. The leader's equity after the take (double/take) and
+// while the trailer holds the cube treats the trailer's cube as fully
+// live. With Janowski's 0.68 there, bgbot's model (fed gnubg's own
+// probabilities) rated double/take 0.15-0.25 EMG above gnubg's 2-ply
+// verdict wherever it arose, doubled such positions too early and passed
+// doubles it should take; with 1 those biases vanish (docs/bgbot.md, The
+// one-way cube). The holder's own no-double equity keeps x: a fully live
+// cube there is never worth cashing before the cash point, and the
+// verdict wants such redoubles given earlier. Config.JanowskiOneWay keeps
+// x everywhere.
+const OneWayCubeEfficiency = 1.0
 
 // liveMatch is Janowski's live cube carried over to match play, with the
 // take and cash points worked out from the match equity table level by

@@ -67,6 +67,10 @@ type Config struct {
 	// takes more). 0, the default, is the model's own decision; a margin
 	// offsets a bias of the probabilities near the doubling and take points.
 	DoubleMargin, PassMargin float64
+	// JanowskiOneWay judges a match cube that only one side can still use
+	// (see OneWayCubeEfficiency) with the position's own Janowski x, as
+	// before the twenty-second session, instead of as fully live.
+	JanowskiOneWay bool
 	// CubeWeights are more networks for the cube decisions of a bot
 	// judging them at 0 ply: the decision uses the mean of their
 	// probabilities and the bot's own (outside exact bearoff positions),

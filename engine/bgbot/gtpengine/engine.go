@@ -38,10 +38,12 @@ type Options struct {
 	// DoubleMargin and PassMargin shift the cube decisions (see
 	// bgbot.Config.DoubleMargin).
 	DoubleMargin, PassMargin float64
-	Noise                    float64
-	Seed                     uint64
-	WeightsFile              string         // weights file for the net level; "" uses the embedded default
-	Weights                  *bgbot.Weights // already loaded weights; overrides WeightsFile
+	// JanowskiOneWay is bgbot.Config.JanowskiOneWay.
+	JanowskiOneWay bool
+	Noise          float64
+	Seed           uint64
+	WeightsFile    string         // weights file for the net level; "" uses the embedded default
+	Weights        *bgbot.Weights // already loaded weights; overrides WeightsFile
 	// BearoffFile is a bearoff database written by bgtrain makebearoff
 	// (such as the 15-checker one, with gammons); "" uses the database of
 	// BearoffCheckers.
@@ -184,6 +186,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.IntVar(&o.CubePlies, "cube-plies", o.CubePlies, fmt.Sprintf("least depth of the cube decisions, 0..%d (they use the deeper of --plies and this)", bgbot.MaxPlies))
 	fs.Float64Var(&o.DoubleMargin, "double-margin", o.DoubleMargin, "double only where doubling beats not doubling by more than this, in equity normalised to the cube (converted to match winning chances at the score in matches); 0: the cube model's own decision")
 	fs.Float64Var(&o.PassMargin, "pass-margin", o.PassMargin, "pass where double/take is within this of double/pass for the doubler, in the same units (negative: take more); 0: the model's decision")
+	fs.BoolVar(&o.JanowskiOneWay, "janowski-one-way", o.JanowskiOneWay, "in matches, judge a cube that only one side can still use (the other wins the match with any win at its value) with the position's Janowski cube efficiency, as before the twenty-second session, instead of as fully live")
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "standard deviation of the Gaussian noise added to each evaluation, in equity")
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
 	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
@@ -349,7 +352,7 @@ func New(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("bgbot: cubeless classes: %w", err)
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed,
-		DoubleMargin: opts.DoubleMargin, PassMargin: opts.PassMargin,
+		DoubleMargin: opts.DoubleMargin, PassMargin: opts.PassMargin, JanowskiOneWay: opts.JanowskiOneWay,
 		CubefulMoves: opts.CubefulMoves, CubelessClasses: cubeless, RaceGammons: opts.RaceGammons,
 		Weights: w, CubeWeights: cubeWeights, CubeAlone: cubeAlone, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
 		Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})

@@ -1,0 +1,131 @@
+package bgbot
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+)
+
+// oneWayScore is how bgbot's match cube model, fed gnubg's own 2-ply
+// probabilities, fares on cases by gnubg's 2-ply cubeful equities: the
+// mean absolute difference of its double/take from gnubg's, and the EMG it
+// gives up in all by doubling or not and by taking or passing as it would.
+func oneWayScore(t *testing.T, bot *Bot, cases []gnubgCube) (dtDiff, doubling, answers float64) {
+	t.Helper()
+	for _, c := range cases {
+		ce, err := bot.matchCube(c.s, c.s.Move, c.p, CubeEfficiencyOf(&c.s.Board))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mi, _ := bot.matchInfo(c.s, c.s.Move)
+		win, lose := ce.DoublePass, bot.met.Win(mi.me, mi.opp-c.s.CubeValue, mi.postCrawford)
+		dtDiff += math.Abs((2*ce.DoubleTake-win-lose)/(win-lose) - c.dt)
+		best := max(c.nd, min(c.dt, c.dp))
+		if ce.ShouldDouble() {
+			doubling += best - min(c.dt, c.dp)
+		} else {
+			doubling += best - c.nd
+		}
+		if pass := ce.DoubleTake > ce.DoublePass; pass && c.dt < c.dp {
+			answers += c.dp - c.dt
+		} else if !pass && c.dt > c.dp {
+			answers += c.dt - c.dp
+		}
+	}
+	return dtDiff / float64(len(cases)), doubling, answers
+}
+
+// TestOneWayCube checks the fully live one-way cube against gnubg's 2-ply
+// verdict on 1,712 recorded decisions where a double makes the doubler's
+// cube dead (testdata/gnubg2-oneway-cube.tsv): fed gnubg's own 2-ply
+// probabilities, the model must price double/take closer to gnubg's 2-ply
+// equity than Janowski's x there does, and give up less on both the
+// doubles and the answers. With x there it priced double/take about 0.1
+// EMG above gnubg's on average, so it doubled early and passed takes.
+func TestOneWayCube(t *testing.T) {
+	cases := readGnubgCubes(t, "testdata/gnubg2-oneway-cube.tsv")
+	oneWay, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	janowski, err := NewBot(Config{Level: LevelNet, JanowskiOneWay: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d1, dbl1, ans1 := oneWayScore(t, oneWay, cases)
+	d0, dbl0, ans0 := oneWayScore(t, janowski, cases)
+	t.Logf("%d decisions: double/take off gnubg 2-ply by %.3f EMG (Janowski's x: %.3f); EMG given up doubling %.2f (%.2f), answering %.2f (%.2f)",
+		len(cases), d1, d0, dbl1, dbl0, ans1, ans0)
+	if d1 > 0.7*d0 {
+		t.Errorf("double/take off gnubg's 2-ply equity by %.3f EMG on average, Janowski's x %.3f: want at most 70%% of it", d1, d0)
+	}
+	if dbl1 >= dbl0 || ans1 >= ans0 {
+		t.Errorf("EMG given up: doubling %.2f, answering %.2f; with Janowski's x %.2f and %.2f: want both lower", dbl1, ans1, dbl0, ans0)
+	}
+}
+
+// TestOneWayCubeWhere checks where the one-way cube applies, at 3-0 in a
+// five-point match (the leader 2 away, on roll): the leader's double/take
+// is the fully live line, and so is its no-double equity once the trailer
+// holds the cube at 2; the leader's no-double with the cube centred, the
+// trailer's own no-double while holding the cube, and every equity at
+// 0-0 keep Janowski's x.
+func TestOneWayCubeWhere(t *testing.T) {
+	oneWay, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	janowski, err := NewBot(Config{Level: LevelNet, JanowskiOneWay: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Probs{Win: 0.72, WinGammon: 0.12, WinBackgammon: 0.005, LoseGammon: 0.04, LoseBackgammon: 0.002}
+	centred := cubePosition(t, "hmfwATDgc/AJIA", "MAGgADAAAAAE")
+	if centred.Score != [2]int{3, 0} || centred.Move != 0 || centred.CubeOwner != -1 {
+		t.Fatalf("decoded score %v, move %d, owner %d", centred.Score, centred.Move, centred.CubeOwner)
+	}
+	level := *centred
+	level.Score = [2]int{0, 0}
+	trailerHolds := *centred
+	trailerHolds.CubeValue, trailerHolds.CubeOwner = 2, 1
+	live := func(s *backgammon.State, player, v int, p Probs) float64 {
+		mi := matchInfoOf(s, player)
+		l := liveMatch{m: oneWay.met, pc: mi.postCrawford}
+		return l.opponentOwns(mi.me, mi.opp, v, p, float64(p[Win]))
+	}
+	for _, tc := range []struct {
+		name           string
+		s              *backgammon.State
+		player         int
+		p              Probs
+		liveND, liveDT bool
+	}{
+		{"3-0, cube centred, the leader", centred, 0, p, false, true},
+		{"3-0, the trailer holds 2, the leader", &trailerHolds, 0, p, true, true},
+		{"3-0, the trailer holds 2, the trailer", &trailerHolds, 1, p.Invert(), false, false},
+		{"0-0, cube centred", &level, 0, p, false, false},
+	} {
+		x := CubeEfficiencyOf(&tc.s.Board)
+		got, err := oneWay.matchCube(tc.s, tc.player, tc.p, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old, err := janowski.matchCube(tc.s, tc.player, tc.p, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string, liveWanted bool, got, old, line float64) {
+			switch {
+			case liveWanted && math.Abs(got-line) > 1e-12:
+				t.Errorf("%s: %s %.6f, want the fully live line %.6f", tc.name, what, got, line)
+			case liveWanted && math.Abs(got-old) < 1e-4:
+				t.Errorf("%s: %s %.6f, the same as with Janowski's x", tc.name, what, got)
+			case !liveWanted && got != old:
+				t.Errorf("%s: %s %.6f, want Janowski's %.6f", tc.name, what, got, old)
+			}
+		}
+		check("no double", tc.liveND, got.NoDouble, old.NoDouble, live(tc.s, tc.player, tc.s.CubeValue, tc.p))
+		check("double/take", tc.liveDT, got.DoubleTake, old.DoubleTake, live(tc.s, tc.player, 2*tc.s.CubeValue, tc.p))
+	}
+}
