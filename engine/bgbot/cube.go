@@ -39,6 +39,29 @@ func CubeEfficiencyOf(b *backgammon.Board) float64 {
 	return min(max(x, RaceCubeEfficiencyMin), RaceCubeEfficiencyMax)
 }
 
+// MoneyContactCubeEfficiency is the x of contact (and crashed) positions
+// in money play. With gnubg's 0.68 bgbot's money cube model, fed gnubg's
+// own 2-ply probabilities, priced no double below gnubg's 2-ply cubeful
+// equity (by 0.036 with the cube centred), so it doubled early: the
+// double margin made up for it. 0.76 without the margin gave up the least
+// on the cube decisions of 1,000 money games and again on 1,000 others
+// (docs/bgbot.md, The money cube efficiency). Config.MoneyCubeEfficiency
+// overrides it; matches keep the class values of CubeEfficiencyOf.
+const MoneyContactCubeEfficiency = 0.76
+
+// cubeEfficiency is the Janowski x the bot uses for board b in the game
+// of s: MoneyContactCubeEfficiency (or Config.MoneyCubeEfficiency) with
+// contact in money play, CubeEfficiencyOf otherwise.
+func (bt *Bot) cubeEfficiency(s *backgammon.State, b *backgammon.Board) float64 {
+	if !s.Money() || !Contact(b) {
+		return CubeEfficiencyOf(b)
+	}
+	if bt.cfg.MoneyCubeEfficiency != 0 {
+		return bt.cfg.MoneyCubeEfficiency
+	}
+	return MoneyContactCubeEfficiency
+}
+
 // BeaverMargin is how far above zero (in units of the cube offered) the
 // taker's equity must be before the bot beavers.
 const BeaverMargin = 0.1
@@ -385,7 +408,7 @@ func (bt *Bot) CubeWith(s *backgammon.State, p Probs) (CubeEquities, error) {
 	if s.GameState != backgammon.GamePlaying {
 		return CubeEquities{}, fmt.Errorf("cube: no game in progress: %w", backgammon.ErrNotNow)
 	}
-	x := CubeEfficiencyOf(&s.Board)
+	x := bt.cubeEfficiency(s, &s.Board)
 	var ce CubeEquities
 	if s.Money() {
 		ce = bt.moneyCube(s, &s.Board, p, x)
@@ -460,8 +483,12 @@ func (bt *Bot) Double(s *backgammon.State) (bool, error) {
 		return false, fmt.Errorf("double: %w", err)
 	}
 	ce.NoDouble += float64(bt.noise()) * bt.noiseScale(s)
-	if bt.cfg.DoubleMargin != 0 {
-		ce.NoDouble += bt.cfg.DoubleMargin * bt.equityScale(s)
+	margin := bt.cfg.DoubleMargin
+	if s.Money() {
+		margin = bt.cfg.MoneyDoubleMargin
+	}
+	if margin != 0 {
+		ce.NoDouble += margin * bt.equityScale(s)
 	}
 	return ce.ShouldDouble(), nil
 }
@@ -568,7 +595,7 @@ func canDouble(s *backgammon.State, player int) bool {
 // and probabilities p: no double, or the better for it of double/take and
 // double/pass where doubling is right.
 func (bt *Bot) moneyCubeful(s *backgammon.State, player int, b backgammon.Board, p Probs) float64 {
-	x := CubeEfficiencyOf(&b)
+	x := bt.cubeEfficiency(s, &b)
 	if s.CubeOwner == 1-player {
 		return Janowski(p, CubeUnavailable, x)
 	}

@@ -43,7 +43,7 @@ func TestCubeWeightsAverage(t *testing.T) {
 	for k := range mean {
 		mean[k] = (p[k] + q[k]) / 2
 	}
-	want := MoneyCube(mean, CubeEfficiencyOf(&s.Board), true, false)
+	want := MoneyCube(mean, MoneyContactCubeEfficiency, true, false)
 	got, err := ens.Cube(s)
 	if err != nil {
 		t.Fatal(err)

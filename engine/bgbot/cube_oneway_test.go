@@ -7,33 +7,91 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
-// oneWayScore is how bgbot's match cube model, fed gnubg's own 2-ply
-// probabilities, fares on cases by gnubg's 2-ply cubeful equities: the
-// mean absolute difference of its double/take from gnubg's, and the EMG it
-// gives up in all by doubling or not and by taking or passing as it would.
-func oneWayScore(t *testing.T, bot *Bot, cases []gnubgCube) (dtDiff, doubling, answers float64) {
-	t.Helper()
+// cubeScore prices the cube decisions a model makes on cases by gnubg's
+// 2-ply cubeful equities: the mean absolute difference of its
+// double/take from gnubg's, and the EMG it gives up in all by doubling or
+// not and by taking or passing as it would. model returns the doubler's
+// no-double and double/take in gnubg's normalised units (a pass is +1)
+// and whether it doubles.
+func cubeScore(cases []gnubgCube, model func(gnubgCube) (nd, dt float64, double bool)) (dtDiff, doubling, answers float64) {
 	for _, c := range cases {
-		ce, err := bot.matchCube(c.s, c.s.Move, c.p, CubeEfficiencyOf(&c.s.Board))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mi, _ := bot.matchInfo(c.s, c.s.Move)
-		win, lose := ce.DoublePass, bot.met.Win(mi.me, mi.opp-c.s.CubeValue, mi.postCrawford)
-		dtDiff += math.Abs((2*ce.DoubleTake-win-lose)/(win-lose) - c.dt)
+		_, dt, double := model(c)
+		dtDiff += math.Abs(dt - c.dt)
 		best := max(c.nd, min(c.dt, c.dp))
-		if ce.ShouldDouble() {
+		if double {
 			doubling += best - min(c.dt, c.dp)
 		} else {
 			doubling += best - c.nd
 		}
-		if pass := ce.DoubleTake > ce.DoublePass; pass && c.dt < c.dp {
+		if pass := dt > 1; pass && c.dt < c.dp {
 			answers += c.dp - c.dt
 		} else if !pass && c.dt > c.dp {
 			answers += c.dt - c.dp
 		}
 	}
 	return dtDiff / float64(len(cases)), doubling, answers
+}
+
+// oneWayScore is cubeScore for bgbot's match cube model.
+func oneWayScore(t *testing.T, bot *Bot, cases []gnubgCube) (dtDiff, doubling, answers float64) {
+	t.Helper()
+	return cubeScore(cases, func(c gnubgCube) (float64, float64, bool) {
+		ce, err := bot.matchCube(c.s, c.s.Move, c.p, CubeEfficiencyOf(&c.s.Board))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mi, _ := bot.matchInfo(c.s, c.s.Move)
+		win, lose := ce.DoublePass, bot.met.Win(mi.me, mi.opp-c.s.CubeValue, mi.postCrawford)
+		norm := func(m float64) float64 { return (2*m - win - lose) / (win - lose) }
+		return norm(ce.NoDouble), norm(ce.DoubleTake), ce.ShouldDouble()
+	})
+}
+
+// TestMoneyCubeEfficiency checks MoneyContactCubeEfficiency against
+// gnubg's 2-ply verdict on 1,259 close money cube decisions in contact
+// (testdata/gnubg2-money-cube.tsv): fed gnubg's own 2-ply probabilities,
+// the money model must give up less on the doubles and the answers with
+// it than with gnubg's 0.68, and a bot must use it in money play only.
+func TestMoneyCubeEfficiency(t *testing.T) {
+	cases := readGnubgCubes(t, "testdata/gnubg2-money-cube.tsv")
+	money := func(x float64) func(gnubgCube) (float64, float64, bool) {
+		return func(c gnubgCube) (float64, float64, bool) {
+			ce := MoneyCube(c.p, x, c.s.CubeOwner == -1, c.s.Jacoby)
+			return ce.NoDouble, ce.DoubleTake, ce.ShouldDouble()
+		}
+	}
+	_, dbl1, ans1 := cubeScore(cases, money(MoneyContactCubeEfficiency))
+	_, dbl0, ans0 := cubeScore(cases, money(CubeEfficiency))
+	t.Logf("%d decisions: EMG given up doubling %.2f (x = %.2f: %.2f), answering %.2f (%.2f)",
+		len(cases), dbl1, CubeEfficiency, dbl0, ans1, ans0)
+	if dbl1+ans1 > 0.8*(dbl0+ans0) {
+		t.Errorf("x = %.2f gives up %.2f EMG, x = %.2f %.2f: want at most 80%% of it",
+			MoneyContactCubeEfficiency, dbl1+ans1, CubeEfficiency, dbl0+ans0)
+	}
+
+	bot, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gnubgX, err := NewBot(Config{Level: LevelNet, MoneyCubeEfficiency: CubeEfficiency})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases[:20] {
+		got, err := bot.CubeWith(c.s, c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := MoneyCube(c.p, MoneyContactCubeEfficiency, c.s.CubeOwner == -1, c.s.Jacoby); got != want {
+			t.Errorf("line %d: money cube %+v, want %+v", c.line, got, want)
+		}
+		if got, _ := gnubgX.CubeWith(c.s, c.p); got != MoneyCube(c.p, CubeEfficiency, c.s.CubeOwner == -1, c.s.Jacoby) {
+			t.Errorf("line %d: with MoneyCubeEfficiency 0.68, money cube %+v", c.line, got)
+		}
+	}
+	if _, err := NewBot(Config{Level: LevelNet, MoneyCubeEfficiency: 1.5}); err == nil {
+		t.Error("MoneyCubeEfficiency 1.5 accepted")
+	}
 }
 
 // TestOneWayCube checks the fully live one-way cube against gnubg's 2-ply

@@ -163,8 +163,9 @@ func TestMoneyCubeAtLimit(t *testing.T) {
 }
 
 // TestCubeMargins moves a double and a take across the model's decision
-// by a margin just beyond the model's own gap, in money play and in a
-// match (where the margin is in equity, scaled to match winning chances).
+// by a margin just beyond the model's own gap, in money play (by
+// MoneyDoubleMargin, DoubleMargin left alone there) and in a match (by
+// DoubleMargin, in equity scaled to match winning chances).
 func TestCubeMargins(t *testing.T) {
 	for _, c := range []struct{ pos, match string }{
 		{"pNvgBwDDnhkHAA", "cAkAAAAAAAAA"}, // money, a double
@@ -183,7 +184,11 @@ func TestCubeMargins(t *testing.T) {
 		gap := (min(ce.DoubleTake, ce.DoublePass) - ce.NoDouble) / scale // > 0: double
 		margin := func(m float64, double bool) {
 			t.Helper()
-			bot, err := NewBot(Config{Level: LevelNet, DoubleMargin: m})
+			cfg := Config{Level: LevelNet, DoubleMargin: m, MoneyDoubleMargin: -1}
+			if s.Money() {
+				cfg.DoubleMargin, cfg.MoneyDoubleMargin = 1, m
+			}
+			bot, err := NewBot(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -62,15 +62,22 @@ type Config struct {
 	// DoubleMargin and PassMargin shift the cube decisions, in equity
 	// normalised to the cube (in matches converted to match winning
 	// chances at the score): the bot doubles only where double beats no
-	// double by more than DoubleMargin, and passes where double/take is
+	// double by more than DoubleMargin (MoneyDoubleMargin in money play),
+	// and passes where double/take is
 	// within PassMargin of double/pass for the doubler (a negative margin
 	// takes more). 0, the default, is the model's own decision; a margin
 	// offsets a bias of the probabilities near the doubling and take points.
 	DoubleMargin, PassMargin float64
+	MoneyDoubleMargin        float64
 	// JanowskiOneWay judges a match cube that only one side can still use
 	// (see OneWayCubeEfficiency) with the position's own Janowski x, as
 	// before the twenty-second session, instead of as fully live.
 	JanowskiOneWay bool
+	// MoneyCubeEfficiency is the Janowski x of contact positions in money
+	// play, 0 < x <= 1; 0 means MoneyContactCubeEfficiency (gnubg's
+	// CubeEfficiency, 0.68, is what bgbot used before the twenty-second
+	// session).
+	MoneyCubeEfficiency float64
 	// CubeWeights are more networks for the cube decisions of a bot
 	// judging them at 0 ply: the decision uses the mean of their
 	// probabilities and the bot's own (outside exact bearoff positions),
@@ -224,7 +231,10 @@ func NewBot(cfg Config) (*Bot, error) {
 	if cfg.Noise < 0 || math.IsNaN(cfg.Noise) || math.IsInf(cfg.Noise, 0) {
 		return nil, fmt.Errorf("new bot: noise %v must be a finite number >= 0", cfg.Noise)
 	}
-	for _, m := range []float64{cfg.DoubleMargin, cfg.PassMargin} {
+	if x := cfg.MoneyCubeEfficiency; !(x >= 0 && x <= 1) {
+		return nil, fmt.Errorf("new bot: money cube efficiency %v must be within 0..1", x)
+	}
+	for _, m := range []float64{cfg.DoubleMargin, cfg.PassMargin, cfg.MoneyDoubleMargin} {
 		if math.IsNaN(m) || math.IsInf(m, 0) || math.Abs(m) > 1 {
 			return nil, fmt.Errorf("new bot: cube margin %v must be within -1..1", m)
 		}

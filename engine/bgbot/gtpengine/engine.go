@@ -35,15 +35,18 @@ type Options struct {
 	Level     bgbot.Level
 	Plies     int
 	CubePlies int // cube decisions at least this deep (see bgbot.Config.CubePlies)
-	// DoubleMargin and PassMargin shift the cube decisions (see
-	// bgbot.Config.DoubleMargin).
+	// DoubleMargin, MoneyDoubleMargin and PassMargin shift the cube
+	// decisions (see bgbot.Config.DoubleMargin).
 	DoubleMargin, PassMargin float64
+	MoneyDoubleMargin        float64
 	// JanowskiOneWay is bgbot.Config.JanowskiOneWay.
 	JanowskiOneWay bool
-	Noise          float64
-	Seed           uint64
-	WeightsFile    string         // weights file for the net level; "" uses the embedded default
-	Weights        *bgbot.Weights // already loaded weights; overrides WeightsFile
+	// MoneyCubeEfficiency is bgbot.Config.MoneyCubeEfficiency.
+	MoneyCubeEfficiency float64
+	Noise               float64
+	Seed                uint64
+	WeightsFile         string         // weights file for the net level; "" uses the embedded default
+	Weights             *bgbot.Weights // already loaded weights; overrides WeightsFile
 	// BearoffFile is a bearoff database written by bgtrain makebearoff
 	// (such as the 15-checker one, with gammons); "" uses the database of
 	// BearoffCheckers.
@@ -137,9 +140,16 @@ type Options struct {
 // gnubg 0-ply's risen (docs/bgbot.md, Where the cube errors lie).
 const DefaultDoubleMargin = 0.02
 
+// The engine's --money-double-margin is 0: in money play the cube
+// efficiency of contact positions (bgbot.MoneyContactCubeEfficiency, 0.76
+// since the twenty-second session) holds the doubles back instead, which
+// gave up 0.48 [0.16, 0.81] mEMG a close decision less than 0.68 with the
+// margin on 1,000 money games that did not choose it (docs/bgbot.md, The
+// money cube efficiency).
+
 // DefaultOptions are the options with no flags given: the net at 0-ply,
 // no noise, seed 1, cubeful chequer play, race gammons counted, doubles
-// only beyond DefaultDoubleMargin.
+// in matches only beyond DefaultDoubleMargin.
 func DefaultOptions() Options {
 	return Options{Level: bgbot.LevelNet, Seed: 1, BearoffCheckers: EngineBearoffCheckers, CacheDir: bgbot.DefaultCacheDir(), CubefulMoves: true, RaceGammons: true,
 		DoubleMargin: DefaultDoubleMargin}
@@ -184,9 +194,11 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.Var((*levelValue)(&o.Level), "level", "evaluation level: random, heuristic or net")
 	fs.IntVar(&o.Plies, "plies", o.Plies, fmt.Sprintf("search depth, 0..%d", bgbot.MaxPlies))
 	fs.IntVar(&o.CubePlies, "cube-plies", o.CubePlies, fmt.Sprintf("least depth of the cube decisions, 0..%d (they use the deeper of --plies and this)", bgbot.MaxPlies))
-	fs.Float64Var(&o.DoubleMargin, "double-margin", o.DoubleMargin, "double only where doubling beats not doubling by more than this, in equity normalised to the cube (converted to match winning chances at the score in matches); 0: the cube model's own decision")
+	fs.Float64Var(&o.DoubleMargin, "double-margin", o.DoubleMargin, "in matches, double only where doubling beats not doubling by more than this, in equity normalised to the cube and converted to match winning chances at the score (--money-double-margin in money play); 0: the cube model's own decision")
+	fs.Float64Var(&o.MoneyDoubleMargin, "money-double-margin", o.MoneyDoubleMargin, "--double-margin for money play, where the cube efficiency of contact positions (--money-cube-efficiency) already holds the doubles back; 0: the cube model's own decision")
 	fs.Float64Var(&o.PassMargin, "pass-margin", o.PassMargin, "pass where double/take is within this of double/pass for the doubler, in the same units (negative: take more); 0: the model's decision")
 	fs.BoolVar(&o.JanowskiOneWay, "janowski-one-way", o.JanowskiOneWay, "in matches, judge a cube that only one side can still use (the other wins the match with any win at its value) with the position's Janowski cube efficiency, as before the twenty-second session, instead of as fully live")
+	fs.Float64Var(&o.MoneyCubeEfficiency, "money-cube-efficiency", o.MoneyCubeEfficiency, fmt.Sprintf("Janowski cube efficiency of contact positions in money play, 0..1 (0: %g; gnubg's is %g)", bgbot.MoneyContactCubeEfficiency, bgbot.CubeEfficiency))
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "standard deviation of the Gaussian noise added to each evaluation, in equity")
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
 	fs.StringVar(&o.WeightsFile, "weights", o.WeightsFile, "network weights file (default: the embedded weights)")
@@ -262,13 +274,16 @@ func ParseArgs(args []string) (Options, error) {
 	if _, err := bgbot.ParseClasses(o.CubelessClasses); err != nil {
 		return Options{}, fmt.Errorf("bgbot arguments: --cubeless-classes: %w", err)
 	}
+	if !(o.MoneyCubeEfficiency >= 0 && o.MoneyCubeEfficiency <= 1) {
+		return Options{}, fmt.Errorf("bgbot arguments: --money-cube-efficiency %v out of range 0..1", o.MoneyCubeEfficiency)
+	}
 	if !(o.Noise >= 0) || math.IsInf(o.Noise, 0) {
 		return Options{}, fmt.Errorf("bgbot arguments: --noise %v must be a finite number >= 0", o.Noise)
 	}
 	for _, m := range []struct {
 		flag  string
 		value float64
-	}{{"--double-margin", o.DoubleMargin}, {"--pass-margin", o.PassMargin}} {
+	}{{"--double-margin", o.DoubleMargin}, {"--money-double-margin", o.MoneyDoubleMargin}, {"--pass-margin", o.PassMargin}} {
 		if !(math.Abs(m.value) <= 1) {
 			return Options{}, fmt.Errorf("bgbot arguments: %s %v out of range -1..1", m.flag, m.value)
 		}
@@ -352,8 +367,9 @@ func New(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("bgbot: cubeless classes: %w", err)
 	}
 	bot, err := bgbot.NewBot(bgbot.Config{Level: opts.Level, Plies: opts.Plies, CubePlies: opts.CubePlies, Noise: opts.Noise, Seed: opts.Seed,
-		DoubleMargin: opts.DoubleMargin, PassMargin: opts.PassMargin, JanowskiOneWay: opts.JanowskiOneWay,
-		CubefulMoves: opts.CubefulMoves, CubelessClasses: cubeless, RaceGammons: opts.RaceGammons,
+		DoubleMargin: opts.DoubleMargin, MoneyDoubleMargin: opts.MoneyDoubleMargin, PassMargin: opts.PassMargin, JanowskiOneWay: opts.JanowskiOneWay,
+		MoneyCubeEfficiency: opts.MoneyCubeEfficiency,
+		CubefulMoves:        opts.CubefulMoves, CubelessClasses: cubeless, RaceGammons: opts.RaceGammons,
 		Weights: w, CubeWeights: cubeWeights, CubeAlone: cubeAlone, MoveWeights: moveWeights, MoveKeep: opts.MoveKeep,
 		Bearoff: db, Bearoff2: db2, Pruner: pruner, RootKeep: opts.PruneRoot})
 	if err != nil {
