@@ -59,11 +59,11 @@ type Config struct {
 	// added to the score of each candidate move at the root (and to the
 	// cube decision's equities), like gnubg's noise setting. 0 is none.
 	Noise float64
-	// DoubleMargin and PassMargin shift the cube decisions, in equity
-	// normalised to the cube (in matches converted to match winning
-	// chances at the score): the bot doubles only where double beats no
-	// double by more than DoubleMargin (MoneyDoubleMargin in money play),
-	// and passes where double/take is
+	// DoubleMargin, MoneyDoubleMargin and PassMargin shift the cube
+	// decisions, in equity normalised to the cube (in matches converted to
+	// match winning chances at the score): the bot doubles only where
+	// double beats no double by more than DoubleMargin in matches and
+	// MoneyDoubleMargin in money play, and passes where double/take is
 	// within PassMargin of double/pass for the doubler (a negative margin
 	// takes more). 0, the default, is the model's own decision; a margin
 	// offsets a bias of the probabilities near the doubling and take points.

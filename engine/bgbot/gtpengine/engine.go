@@ -140,19 +140,21 @@ type Options struct {
 // gnubg 0-ply's risen (docs/bgbot.md, Where the cube errors lie).
 const DefaultDoubleMargin = 0.02
 
-// The engine's --money-double-margin is 0: in money play the cube
-// efficiency of contact positions (bgbot.MoneyContactCubeEfficiency, 0.76
-// since the twenty-second session) holds the doubles back instead, which
-// gave up 0.48 [0.16, 0.81] mEMG a close decision less than 0.68 with the
-// margin on 1,000 money games that did not choose it (docs/bgbot.md, The
-// money cube efficiency).
+// DefaultMoneyDoubleMargin is the engine's --money-double-margin: none,
+// because in money play the cube efficiency of contact positions
+// (bgbot.MoneyContactCubeEfficiency, 0.76 since the twenty-second session)
+// holds the doubles back instead, which gave up 0.48 [0.16, 0.81] mEMG a
+// close decision less than 0.68 with the margin on 1,000 money games that
+// did not choose it (docs/bgbot.md, The money cube efficiency).
+const DefaultMoneyDoubleMargin = 0
 
 // DefaultOptions are the options with no flags given: the net at 0-ply,
 // no noise, seed 1, cubeful chequer play, race gammons counted, doubles
-// in matches only beyond DefaultDoubleMargin.
+// only beyond DefaultDoubleMargin in matches and DefaultMoneyDoubleMargin
+// in money play.
 func DefaultOptions() Options {
 	return Options{Level: bgbot.LevelNet, Seed: 1, BearoffCheckers: EngineBearoffCheckers, CacheDir: bgbot.DefaultCacheDir(), CubefulMoves: true, RaceGammons: true,
-		DoubleMargin: DefaultDoubleMargin}
+		DoubleMargin: DefaultDoubleMargin, MoneyDoubleMargin: DefaultMoneyDoubleMargin}
 }
 
 // EngineBearoffCheckers is the bearoff database the engine uses by
