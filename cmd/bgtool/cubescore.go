@@ -26,11 +26,14 @@ func runCubeScore(args []string, stdout io.Writer) error {
 	judged := fs.StringArray("judged", nil, "a judge: decisions of the same records from another analysis (gnubg-verdict --decisions), each taken by its own equities; FILE,FILE... for one analysis kept in several files; repeat for several judges")
 	classes := fs.StringSlice("classes", nil, "score only the decisions in positions of these classes (contact, crashed, race; default: all)")
 	model := fs.Bool("model", false, "a judge: bgbot's cube model fed the truth's own cubeless probabilities, which tells the model's errors from the evaluation's")
+	bias := fs.String("bias", "", "then, for bgbot's cube model with these engine arguments (\"\" for the default player's) fed the truth's probabilities, print by score and cube the mean of its no double and double/take less the truth's over the close doubling decisions: where the model leans")
+	biasMin := fs.Int("bias-min", 20, "with --bias, the fewest decisions of a group printed")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
 	}
-	if len(*bgbots)+len(*judged) == 0 && !*model {
-		return cli.Usagef("cube-score: no judge: name one with --bgbot, --judged or --model")
+	biasSet := fs.Changed("bias")
+	if len(*bgbots)+len(*judged) == 0 && !*model && !biasSet {
+		return cli.Usagef("cube-score: no judge: name one with --bgbot, --judged, --model or --bias")
 	}
 	keep, err := bgbot.ParseClasses(*classes)
 	if err != nil {
@@ -114,7 +117,71 @@ func runCubeScore(args []string, stdout io.Writer) error {
 		gap, interval := verdict.CostGap(cs, base, costs)
 		fmt.Fprintf(stdout, "; less %s, decision by decision: %s\n", judges[0].name, signedInterval(gap, interval))
 	}
+	if biasSet {
+		if err := printModelBias(stdout, cs, *bias, *biasMin); err != nil {
+			return fmt.Errorf("cube-score: --bias: %w", err)
+		}
+	}
 	return nil
+}
+
+// printModelBias prints verdict.ModelBias for bgbot's cube model with the
+// engine arguments args fed the truth's probabilities, groups of at least
+// min decisions.
+func printModelBias(w io.Writer, cs []verdict.CubeDecision, args string, min int) error {
+	opts, err := gtpengine.ParseArgs(strings.Fields(args))
+	if err != nil {
+		return err
+	}
+	e, err := gtpengine.New(opts)
+	if err != nil {
+		return err
+	}
+	bot := e.Bot()
+	groups, err := verdict.ModelBias(cs, func(d verdict.CubeDecision) (float64, float64, error) {
+		p, s, err := truthProbs(d)
+		if err != nil {
+			return 0, 0, err
+		}
+		ce, err := bot.CubeWith(s, p)
+		if err != nil {
+			return 0, 0, err
+		}
+		scale, err := bgbot.NewMoverEquity(s)
+		if err != nil {
+			return 0, 0, err
+		}
+		return scale.Own(ce.NoDouble), scale.Own(ce.DoubleTake), nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "where bgbot's cube model (%q) leans, fed the truth's probabilities: its equity less the truth's, mean over the close doubling decisions\n", args)
+	fmt.Fprintf(w, "%-48s %9s %10s %12s\n", "score (doubler first), cube", "decisions", "no double", "double/take")
+	for _, g := range groups {
+		if g.Decisions < min {
+			continue
+		}
+		fmt.Fprintf(w, "%-48s %9d %+10.3f %+12.3f\n", g.Group, g.Decisions, g.NoDouble, g.DoubleTake)
+	}
+	return nil
+}
+
+// truthProbs is the state of a recorded cube decision and the truth's
+// cubeless probabilities for the doubler on roll.
+func truthProbs(d verdict.CubeDecision) (bgbot.Probs, *backgammon.State, error) {
+	var p bgbot.Probs
+	if len(d.Probs) != len(p) {
+		return p, nil, fmt.Errorf("no probabilities (written before gnubg-verdict recorded them)")
+	}
+	s, err := d.State()
+	if err != nil {
+		return p, nil, err
+	}
+	for k := range p {
+		p[k] = float32(d.Probs[k])
+	}
+	return p, s, nil
 }
 
 // bgbotCubeJudge builds bgbot from engine arguments and returns its cube
@@ -174,16 +241,9 @@ func modelCubeJudge() (func(verdict.CubeDecision) (string, error), error) {
 	}
 	bot := e.Bot()
 	return func(d verdict.CubeDecision) (string, error) {
-		if d.Probs == nil {
-			return "", fmt.Errorf("no probabilities (written before gnubg-verdict recorded them)")
-		}
-		s, err := d.State()
+		p, s, err := truthProbs(d)
 		if err != nil {
 			return "", err
-		}
-		var p bgbot.Probs
-		for k := range p {
-			p[k] = float32(d.Probs[k])
 		}
 		ce, err := bot.CubeWith(s, p)
 		switch {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -264,5 +265,23 @@ func TestCubeScore(t *testing.T) {
 	}
 	if _, stderr, code := runTool(t, "cube-score", truth); code != 2 || !strings.Contains(stderr, "no judge") {
 		t.Errorf("no judge: exit %d, %q", code, stderr)
+	}
+	// With Janowski's x everywhere our model is gnubg's 0-ply one: fed
+	// gnubg's 0-ply probabilities it leans nowhere against gnubg's 0-ply
+	// equities.
+	stdout, stderr, code = runTool(t, "cube-score", "--bias", "--janowski-one-way", "--bias-min", "1", truth)
+	if code != 0 {
+		t.Fatalf("cube-score --bias: exit %d: %s", code, stderr)
+	}
+	groups := regexp.MustCompile(`(?m)^(\d+-away/\d+-away, cube \d+ \w+.*?)\s+(\d+)\s+([-+][0-9.]+)\s+([-+][0-9.]+)$`).FindAllStringSubmatch(stdout, -1)
+	if len(groups) == 0 {
+		t.Fatalf("--bias: no groups in\n%s", stdout)
+	}
+	for _, g := range groups {
+		nd, _ := strconv.ParseFloat(g[3], 64)
+		dt, _ := strconv.ParseFloat(g[4], 64)
+		if math.Abs(nd) > 0.03 || math.Abs(dt) > 0.03 {
+			t.Errorf("--bias: group %q leans %+.3f, %+.3f from gnubg 0-ply's own model", g[1], nd, dt)
+		}
 	}
 }

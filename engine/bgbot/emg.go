@@ -86,6 +86,16 @@ func (e *MoverEquity) Opponent(x float64) float64 {
 	return e.match(1 - x)
 }
 
+// Own is the mover's equity of a cubeful value x of its own, as the bot's
+// CubeEquities give it: equity in units of the cube in money play, a
+// match winning chance in a match.
+func (e *MoverEquity) Own(x float64) float64 {
+	if e.met == nil {
+		return x
+	}
+	return e.match(x)
+}
+
 // match is the mover's equity of its own match winning chance w (0 in
 // money play, where there is no match).
 func (e *MoverEquity) match(w float64) float64 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"sort"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
@@ -284,4 +285,65 @@ func (d CubeDecision) State() (*backgammon.State, error) {
 		}
 	}
 	return s, nil
+}
+
+// BiasGroup is how far a cube model's equities lie from the truth's over a
+// group of close doubling decisions (the same score and cube): the means
+// of the model's no-double and double/take less the truth's, in the
+// truth's normalised units (a pass is +1).
+type BiasGroup struct {
+	Group      string // "money, cube 1 centred" or "2-away/5-away, cube 1 centred", the doubler's side first
+	Decisions  int
+	NoDouble   float64
+	DoubleTake float64
+}
+
+// ModelBias averages, group by group, what model (no double and
+// double/take for the doubler on roll, in the truth's units) says less
+// what the truth's own equities say, over the close decisions of cs
+// where a player could double, largest groups first. A lean that a
+// group shows and its neighbours do not is a fault of the model there
+// rather than noise of the probabilities, when model is fed the truth's
+// own probabilities.
+func ModelBias(cs []CubeDecision, model func(CubeDecision) (nd, dt float64, err error)) ([]BiasGroup, error) {
+	groups := map[string]*BiasGroup{}
+	for _, d := range cs {
+		if d.Role != "doubler" || !d.Close {
+			continue
+		}
+		nd, dt, err := model(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s game %d: %w", d.File, d.Game, err)
+		}
+		key := fmt.Sprintf("cube %d %s", d.Cube, d.Owner)
+		if d.Length == 0 {
+			key = "money, " + key
+		} else {
+			key = fmt.Sprintf("%d-away/%d-away, %s", d.Length-d.Score, d.Length-d.OpponentScore, key)
+			if d.Score == d.Length-1 || d.OpponentScore == d.Length-1 { // no cube in the Crawford game
+				key += ", post-Crawford"
+			}
+		}
+		g := groups[key]
+		if g == nil {
+			g = &BiasGroup{Group: key}
+			groups[key] = g
+		}
+		g.Decisions++
+		g.NoDouble += nd - d.NoDouble
+		g.DoubleTake += dt - d.DoubleTake
+	}
+	out := make([]BiasGroup, 0, len(groups))
+	for _, g := range groups {
+		g.NoDouble /= float64(g.Decisions)
+		g.DoubleTake /= float64(g.Decisions)
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Decisions != out[j].Decisions {
+			return out[i].Decisions > out[j].Decisions
+		}
+		return out[i].Group < out[j].Group
+	})
+	return out, nil
 }

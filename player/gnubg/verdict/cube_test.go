@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -159,5 +160,47 @@ func TestCubeDecisionState(t *testing.T) {
 	}
 	if _, err := (CubeDecision{Role: "doubler", Cube: 1, Owner: "nobody", PositionID: "4HPwATDgc/ABMA"}).State(); err == nil {
 		t.Error("an unknown owner: no error")
+	}
+}
+
+// TestModelBias groups close doubling decisions by score and cube and
+// averages a model's equities less the truth's; answers and decisions
+// that are not close stay out.
+func TestModelBias(t *testing.T) {
+	d := func(score, opp, cube int, owner, role string, close bool, nd, dt float64) CubeDecision {
+		return CubeDecision{File: "m.mat", Game: 1, Role: role, Length: 5, Score: score, OpponentScore: opp,
+			Cube: cube, Owner: owner, NoDouble: nd, DoubleTake: dt, DoublePass: 1, Close: close}
+	}
+	cs := []CubeDecision{
+		d(3, 0, 1, "centre", "doubler", true, 0.50, 0.40),
+		d(3, 0, 1, "centre", "doubler", true, 0.70, 0.80),
+		d(3, 0, 1, "centre", "taker", true, 0.70, 0.80),  // an answer: out
+		d(3, 0, 1, "centre", "doubler", false, 0.1, 0.2), // not close: out
+		d(0, 0, 2, "mover", "doubler", true, 0.30, 0.30),
+		d(2, 4, 1, "centre", "doubler", true, 0.90, 1.20),
+		{File: "g.mat", Game: 2, Role: "doubler", Cube: 1, Owner: "centre", NoDouble: 0.2, DoubleTake: 0.1, DoublePass: 1, Close: true},
+	}
+	groups, err := ModelBias(cs, func(c CubeDecision) (float64, float64, error) { return 0.6, 0.5, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []BiasGroup{
+		{"2-away/5-away, cube 1 centre", 2, 0.6 - 0.6, 0.5 - 0.6},
+		{"3-away/1-away, cube 1 centre, post-Crawford", 1, 0.6 - 0.9, 0.5 - 1.2},
+		{"5-away/5-away, cube 2 mover", 1, 0.6 - 0.3, 0.5 - 0.3},
+		{"money, cube 1 centre", 1, 0.6 - 0.2, 0.5 - 0.1},
+	}
+	if len(groups) != len(want) {
+		t.Fatalf("groups %+v, want %+v", groups, want)
+	}
+	for i := range want {
+		g := groups[i]
+		if g.Group != want[i].Group || g.Decisions != want[i].Decisions ||
+			math.Abs(g.NoDouble-want[i].NoDouble) > 1e-12 || math.Abs(g.DoubleTake-want[i].DoubleTake) > 1e-12 {
+			t.Errorf("group %d: %+v, want %+v", i, g, want[i])
+		}
+	}
+	if _, err := ModelBias(cs, func(CubeDecision) (float64, float64, error) { return 0, 0, errors.New("no") }); err == nil {
+		t.Error("a model's error was not passed on")
 	}
 }
