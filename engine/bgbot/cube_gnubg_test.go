@@ -96,18 +96,23 @@ func TestMatchCubeAgainstGnubg(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkAgainstGnubg(t, readGnubgCubes(t, "testdata/gnubg-match-cube.tsv"), 0.005, func(c gnubgCube) (float64, float64, bool) {
+	checkAgainstGnubg(t, readGnubgCubes(t, "testdata/gnubg-match-cube.tsv"), 0.005, matchModel(t, bot))
+}
+
+// matchModel is bot's match cube model fed a case's probabilities, its
+// no double and double/take in gnubg's normalisation (+1 for a pass, -1
+// for losing a single game at the cube) and whether it doubles.
+func matchModel(t *testing.T, bot *Bot) func(gnubgCube) (nd, dt float64, double bool) {
+	return func(c gnubgCube) (float64, float64, bool) {
 		ce, err := bot.matchCube(c.s, c.s.Move, c.p, CubeEfficiencyOf(&c.s.Board))
 		if err != nil {
 			t.Fatal(err)
 		}
-		// gnubg's normalisation: +1 for a pass, -1 for losing a single
-		// game at the cube.
 		mi, _ := bot.matchInfo(c.s, c.s.Move)
 		win, lose := ce.DoublePass, bot.met.Win(mi.me, mi.opp-c.s.CubeValue, mi.postCrawford)
 		norm := func(m float64) float64 { return (2*m - win - lose) / (win - lose) }
 		return norm(ce.NoDouble), norm(ce.DoubleTake), ce.ShouldDouble()
-	})
+	}
 }
 
 // TestMoneyCubeAgainstGnubg does the same for 202 cube decisions of money

@@ -32,19 +32,19 @@ func cubeScore(cases []gnubgCube, model func(gnubgCube) (nd, dt float64, double 
 	return dtDiff / float64(len(cases)), doubling, answers
 }
 
-// oneWayScore is cubeScore for bgbot's match cube model.
-func oneWayScore(t *testing.T, bot *Bot, cases []gnubgCube) (dtDiff, doubling, answers float64) {
+// oneWayBots are a bot with the one-way cube (the default) and one with
+// Janowski's x everywhere.
+func oneWayBots(t *testing.T) (oneWay, janowski *Bot) {
 	t.Helper()
-	return cubeScore(cases, func(c gnubgCube) (float64, float64, bool) {
-		ce, err := bot.matchCube(c.s, c.s.Move, c.p, CubeEfficiencyOf(&c.s.Board))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mi, _ := bot.matchInfo(c.s, c.s.Move)
-		win, lose := ce.DoublePass, bot.met.Win(mi.me, mi.opp-c.s.CubeValue, mi.postCrawford)
-		norm := func(m float64) float64 { return (2*m - win - lose) / (win - lose) }
-		return norm(ce.NoDouble), norm(ce.DoubleTake), ce.ShouldDouble()
-	})
+	oneWay, err := NewBot(Config{Level: LevelNet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	janowski, err = NewBot(Config{Level: LevelNet, JanowskiOneWay: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return oneWay, janowski
 }
 
 // TestMoneyCubeEfficiency checks MoneyContactCubeEfficiency against
@@ -103,16 +103,9 @@ func TestMoneyCubeEfficiency(t *testing.T) {
 // EMG above gnubg's on average, so it doubled early and passed takes.
 func TestOneWayCube(t *testing.T) {
 	cases := readGnubgCubes(t, "testdata/gnubg2-oneway-cube.tsv")
-	oneWay, err := NewBot(Config{Level: LevelNet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	janowski, err := NewBot(Config{Level: LevelNet, JanowskiOneWay: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d1, dbl1, ans1 := oneWayScore(t, oneWay, cases)
-	d0, dbl0, ans0 := oneWayScore(t, janowski, cases)
+	oneWay, janowski := oneWayBots(t)
+	d1, dbl1, ans1 := cubeScore(cases, matchModel(t, oneWay))
+	d0, dbl0, ans0 := cubeScore(cases, matchModel(t, janowski))
 	t.Logf("%d decisions: double/take off gnubg 2-ply by %.3f EMG (Janowski's x: %.3f); EMG given up doubling %.2f (%.2f), answering %.2f (%.2f)",
 		len(cases), d1, d0, dbl1, dbl0, ans1, ans0)
 	if d1 > 0.7*d0 {
@@ -130,14 +123,7 @@ func TestOneWayCube(t *testing.T) {
 // trailer's own no-double while holding the cube, and every equity at
 // 0-0 keep Janowski's x.
 func TestOneWayCubeWhere(t *testing.T) {
-	oneWay, err := NewBot(Config{Level: LevelNet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	janowski, err := NewBot(Config{Level: LevelNet, JanowskiOneWay: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	oneWay, janowski := oneWayBots(t)
 	p := Probs{Win: 0.72, WinGammon: 0.12, WinBackgammon: 0.005, LoseGammon: 0.04, LoseBackgammon: 0.002}
 	centred := cubePosition(t, "hmfwATDgc/AJIA", "MAGgADAAAAAE")
 	if centred.Score != [2]int{3, 0} || centred.Move != 0 || centred.CubeOwner != -1 {
