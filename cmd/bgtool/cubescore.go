@@ -127,17 +127,12 @@ func runCubeScore(args []string, stdout io.Writer) error {
 
 // printModelBias prints verdict.ModelBias for bgbot's cube model with the
 // engine arguments args fed the truth's probabilities, groups of at least
-// min decisions.
-func printModelBias(w io.Writer, cs []verdict.CubeDecision, args string, min int) error {
-	opts, err := gtpengine.ParseArgs(strings.Fields(args))
+// least decisions.
+func printModelBias(w io.Writer, cs []verdict.CubeDecision, args string, least int) error {
+	bot, err := botFromArgs(args)
 	if err != nil {
 		return err
 	}
-	e, err := gtpengine.New(opts)
-	if err != nil {
-		return err
-	}
-	bot := e.Bot()
 	groups, err := verdict.ModelBias(cs, func(d verdict.CubeDecision) (float64, float64, error) {
 		p, s, err := truthProbs(d)
 		if err != nil {
@@ -159,12 +154,26 @@ func printModelBias(w io.Writer, cs []verdict.CubeDecision, args string, min int
 	fmt.Fprintf(w, "where bgbot's cube model (%q) leans, fed the truth's probabilities: its equity less the truth's, mean over the close doubling decisions\n", args)
 	fmt.Fprintf(w, "%-48s %9s %10s %12s\n", "score (doubler first), cube", "decisions", "no double", "double/take")
 	for _, g := range groups {
-		if g.Decisions < min {
+		if g.Decisions < least {
 			continue
 		}
 		fmt.Fprintf(w, "%-48s %9d %+10.3f %+12.3f\n", g.Group, g.Decisions, g.NoDouble, g.DoubleTake)
 	}
 	return nil
+}
+
+// botFromArgs builds the bgbot that the engine arguments args (one
+// string, "" for the default player) describe.
+func botFromArgs(args string) (*bgbot.Bot, error) {
+	opts, err := gtpengine.ParseArgs(strings.Fields(args))
+	if err != nil {
+		return nil, err
+	}
+	e, err := gtpengine.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return e.Bot(), nil
 }
 
 // truthProbs is the state of a recorded cube decision and the truth's
@@ -187,15 +196,10 @@ func truthProbs(d verdict.CubeDecision) (bgbot.Probs, *backgammon.State, error) 
 // bgbotCubeJudge builds bgbot from engine arguments and returns its cube
 // decisions on recorded positions.
 func bgbotCubeJudge(args string) (func(verdict.CubeDecision) (string, error), error) {
-	opts, err := gtpengine.ParseArgs(strings.Fields(args))
+	bot, err := botFromArgs(args)
 	if err != nil {
 		return nil, err
 	}
-	e, err := gtpengine.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	bot := e.Bot()
 	return func(d verdict.CubeDecision) (string, error) {
 		s, err := d.State()
 		if err != nil {
@@ -235,11 +239,10 @@ func decisionsOfClasses(cs []verdict.CubeDecision, keep []int) ([]verdict.CubeDe
 // modelCubeJudge returns the decisions of bgbot's cube model fed each
 // decision's own cubeless probabilities.
 func modelCubeJudge() (func(verdict.CubeDecision) (string, error), error) {
-	e, err := gtpengine.New(gtpengine.DefaultOptions())
+	bot, err := botFromArgs("")
 	if err != nil {
 		return nil, err
 	}
-	bot := e.Bot()
 	return func(d verdict.CubeDecision) (string, error) {
 		p, s, err := truthProbs(d)
 		if err != nil {
