@@ -247,7 +247,7 @@ func (bt *Bot) matchCube(s *backgammon.State, player int, p Probs, x float64) (C
 // trailer who took. The leader's equity after the take (double/take) and
 // while the trailer holds the cube treats the trailer's cube as fully
 // live. With Janowski's 0.68 there, bgbot's model (fed gnubg's own
-// probabilities) rated double/take 0.15-0.25 EMG above gnubg's 2-ply
+// probabilities) rated double/take 0.05-0.25 EMG above gnubg's 2-ply
 // verdict wherever it arose, doubled such positions too early and passed
 // doubles it should take; with 1 those biases vanish (docs/bgbot.md, The
 // one-way cube). The holder's own no-double equity keeps x: a fully live
