@@ -133,7 +133,8 @@ func printModelBias(w io.Writer, cs []verdict.CubeDecision, args string, least i
 	if err != nil {
 		return err
 	}
-	groups, err := verdict.ModelBias(cs, func(d verdict.CubeDecision) (float64, float64, error) {
+	key := groupKeyOf([]decisionGrouper{decisionGroups["score"], decisionGroups["cube"]})
+	groups, err := verdict.ModelBias(cs, func(d verdict.CubeDecision) (string, error) { return key(cubeSituation(d)) }, func(d verdict.CubeDecision) (float64, float64, error) {
 		p, s, err := truthProbs(d)
 		if err != nil {
 			return 0, 0, err

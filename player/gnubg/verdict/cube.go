@@ -288,24 +288,24 @@ func (d CubeDecision) State() (*backgammon.State, error) {
 }
 
 // BiasGroup is how far a cube model's equities lie from the truth's over a
-// group of close doubling decisions (the same score and cube): the means
-// of the model's no-double and double/take less the truth's, in the
-// truth's normalised units (a pass is +1).
+// group of close doubling decisions: the means of the model's no-double
+// and double/take less the truth's, in the truth's normalised units (a
+// pass is +1).
 type BiasGroup struct {
-	Group      string // "money, cube 1 centred" or "2-away/5-away, cube 1 centred", the doubler's side first
+	Group      string // as the key function of ModelBias names it
 	Decisions  int
 	NoDouble   float64
 	DoubleTake float64
 }
 
-// ModelBias averages, group by group, what model (no double and
-// double/take for the doubler on roll, in the truth's units) says less
-// what the truth's own equities say, over the close decisions of cs
-// where a player could double, largest groups first. A lean that a
-// group shows and its neighbours do not is a fault of the model there
-// rather than noise of the probabilities, when model is fed the truth's
-// own probabilities.
-func ModelBias(cs []CubeDecision, model func(CubeDecision) (nd, dt float64, err error)) ([]BiasGroup, error) {
+// ModelBias averages, group by group (key names a decision's group, as
+// for GroupCubeDecisions), what model (no double and double/take for the
+// doubler on roll, in the truth's units) says less what the truth's own
+// equities say, over the close decisions of cs where a player could
+// double, largest groups first. A lean that a group shows and its
+// neighbours do not is a fault of the model there rather than noise of
+// the probabilities, when model is fed the truth's own probabilities.
+func ModelBias(cs []CubeDecision, key func(CubeDecision) (string, error), model func(CubeDecision) (nd, dt float64, err error)) ([]BiasGroup, error) {
 	groups := map[string]*BiasGroup{}
 	for _, d := range cs {
 		if d.Role != "doubler" || !d.Close {
@@ -315,19 +315,14 @@ func ModelBias(cs []CubeDecision, model func(CubeDecision) (nd, dt float64, err 
 		if err != nil {
 			return nil, fmt.Errorf("%s game %d: %w", d.File, d.Game, err)
 		}
-		key := fmt.Sprintf("cube %d %s", d.Cube, d.Owner)
-		if d.Length == 0 {
-			key = "money, " + key
-		} else {
-			key = fmt.Sprintf("%d-away/%d-away, %s", d.Length-d.Score, d.Length-d.OpponentScore, key)
-			if d.Score == d.Length-1 || d.OpponentScore == d.Length-1 { // no cube in the Crawford game
-				key += ", post-Crawford"
-			}
+		k, err := key(d)
+		if err != nil {
+			return nil, err
 		}
-		g := groups[key]
+		g := groups[k]
 		if g == nil {
-			g = &BiasGroup{Group: key}
-			groups[key] = g
+			g = &BiasGroup{Group: k}
+			groups[k] = g
 		}
 		g.Decisions++
 		g.NoDouble += nd - d.NoDouble

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -180,13 +181,19 @@ func TestModelBias(t *testing.T) {
 		d(2, 4, 1, "centre", "doubler", true, 0.90, 1.20),
 		{File: "g.mat", Game: 2, Role: "doubler", Cube: 1, Owner: "centre", NoDouble: 0.2, DoubleTake: 0.1, DoublePass: 1, Close: true},
 	}
-	groups, err := ModelBias(cs, func(c CubeDecision) (float64, float64, error) { return 0.6, 0.5, nil })
+	key := func(c CubeDecision) (string, error) {
+		if c.Length == 0 {
+			return fmt.Sprintf("money, cube %d %s", c.Cube, c.Owner), nil
+		}
+		return fmt.Sprintf("%d-away/%d-away, cube %d %s", c.Away(), c.OpponentAway(), c.Cube, c.Owner), nil
+	}
+	groups, err := ModelBias(cs, key, func(c CubeDecision) (float64, float64, error) { return 0.6, 0.5, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []BiasGroup{
 		{"2-away/5-away, cube 1 centre", 2, 0.6 - 0.6, 0.5 - 0.6},
-		{"3-away/1-away, cube 1 centre, post-Crawford", 1, 0.6 - 0.9, 0.5 - 1.2},
+		{"3-away/1-away, cube 1 centre", 1, 0.6 - 0.9, 0.5 - 1.2},
 		{"5-away/5-away, cube 2 mover", 1, 0.6 - 0.3, 0.5 - 0.3},
 		{"money, cube 1 centre", 1, 0.6 - 0.2, 0.5 - 0.1},
 	}
@@ -200,7 +207,7 @@ func TestModelBias(t *testing.T) {
 			t.Errorf("group %d: %+v, want %+v", i, g, want[i])
 		}
 	}
-	if _, err := ModelBias(cs, func(CubeDecision) (float64, float64, error) { return 0, 0, errors.New("no") }); err == nil {
+	if _, err := ModelBias(cs, key, func(CubeDecision) (float64, float64, error) { return 0, 0, errors.New("no") }); err == nil {
 		t.Error("a model's error was not passed on")
 	}
 }
