@@ -60,8 +60,16 @@ func (m JSONMatchup) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Splice {"a":1} and {"backgammon":{...}} into one object.
-	return append(append(data[:len(data)-1], ','), extra[1:]...), nil
+	return spliceObjects(data, extra), nil
+}
+
+// spliceObjects joins two JSON objects' fields into one: {"a":1} and
+// {"b":2} give {"a":1,"b":2}.
+func spliceObjects(a, b []byte) []byte {
+	if len(b) <= 2 { // {}
+		return a
+	}
+	return append(append(a[:len(a)-1:len(a)-1], ','), b[1:]...)
 }
 
 // JSONFloat is a figure in the JSON report: a number, or null where there
@@ -115,6 +123,14 @@ func (r *Ringmaster) ShowJSON(ctx context.Context, w io.Writer) error {
 func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	rep := &JSONReport{Competition: r.Comp.Code, Type: r.Comp.Type, Description: r.Comp.Description,
 		Matchups: []JSONMatchup{}, VoidGames: len(d.voids), Engines: d.engines}
+	for _, s := range r.gather(d) {
+		rep.Matchups = append(rep.Matchups, r.jsonMatchup(s))
+	}
+	return rep
+}
+
+// jsonMatchup is one matchup's figures for show --json (and pool --json).
+func (r *Ringmaster) jsonMatchup(s *matchupStats) JSONMatchup {
 	// JSON has no infinity: an unbounded Elo end is left out as null by
 	// dropping the whole estimate, which then has no finite interval.
 	finite := func(xs ...float64) bool {
@@ -125,38 +141,35 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 		}
 		return true
 	}
-	for _, s := range r.gather(d) {
-		m := s.m
-		jm := JSONMatchup{ID: m.ID, Name: m.Name, Players: [2]string{m.PlayerA, m.PlayerB}, Played: s.played,
-			Planned: m.NumberOfGames, Wins: s.wins, Unknown: s.unknown, Draws: s.draws, Forfeits: s.forfeits,
-			Game: map[string]any{r.Game.Name(): r.Game.JSONDetails(m.Settings, s.totals)}}
-		if s.played > 0 {
-			sum, basis := s.summary()
-			if finite(sum.Mean, sum.Low, sum.High) {
-				jm.PointsPerGame = &JSONInterval{Value: JSONFloat(sum.Mean), Low: JSONFloat(sum.Low), High: JSONFloat(sum.High), Basis: basis}
-			}
+	m := s.m
+	jm := JSONMatchup{ID: m.ID, Name: m.Name, Players: [2]string{m.PlayerA, m.PlayerB}, Played: s.played,
+		Planned: m.NumberOfGames, Wins: s.wins, Unknown: s.unknown, Draws: s.draws, Forfeits: s.forfeits,
+		Game: map[string]any{r.Game.Name(): r.Game.JSONDetails(m.Settings, s.totals)}}
+	if s.played > 0 {
+		sum, basis := s.summary()
+		if finite(sum.Mean, sum.Low, sum.High) {
+			jm.PointsPerGame = &JSONInterval{Value: JSONFloat(sum.Mean), Low: JSONFloat(sum.Low), High: JSONFloat(sum.High), Basis: basis}
 		}
-		if r.Comp.JudgesGames(m) && len(s.luck) >= 2 {
-			l := ratings.PointsPerGame(s.luck)
-			jm.LuckAdjusted = &JSONInterval{Value: JSONFloat(l.Mean), Low: JSONFloat(l.Low), High: JSONFloat(l.High),
-				Basis: fmt.Sprintf("%d games analysed", len(s.luck))}
-			if elo, lo, hi, ok := r.luckAdjustedElo(m, l); ok {
-				jm.LuckAdjustedElo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
-			}
-		}
-		if s.wins[0] > 0 && s.wins[1] > 0 {
-			elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
-			if finite(elo, lo, hi) {
-				jm.Elo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
-			}
-		}
-		if s.sprt != nil {
-			llr, d := s.sprt.state()
-			lo, hi := s.sprt.test.Bounds()
-			jm.SPRT = &JSONSPRT{LLR: JSONFloat(llr), Lower: JSONFloat(lo), Upper: JSONFloat(hi), Decision: d.String(),
-				LuckAdjusted: s.sprt.luck, Samples: int(s.sprt.n)}
-		}
-		rep.Matchups = append(rep.Matchups, jm)
 	}
-	return rep
+	if r.Comp.JudgesGames(m) && len(s.luck) >= 2 {
+		l := ratings.PointsPerGame(s.luck)
+		jm.LuckAdjusted = &JSONInterval{Value: JSONFloat(l.Mean), Low: JSONFloat(l.Low), High: JSONFloat(l.High),
+			Basis: fmt.Sprintf("%d games analysed", len(s.luck))}
+		if elo, lo, hi, ok := r.luckAdjustedElo(m, l); ok {
+			jm.LuckAdjustedElo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
+		}
+	}
+	if s.wins[0] > 0 && s.wins[1] > 0 {
+		elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
+		if finite(elo, lo, hi) {
+			jm.Elo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
+		}
+	}
+	if s.sprt != nil {
+		llr, d := s.sprt.state()
+		lo, hi := s.sprt.test.Bounds()
+		jm.SPRT = &JSONSPRT{LLR: JSONFloat(llr), Lower: JSONFloat(lo), Upper: JSONFloat(hi), Decision: d.String(),
+			LuckAdjusted: s.sprt.luck, Samples: int(s.sprt.n)}
+	}
+	return jm
 }

@@ -6,6 +6,7 @@
 //	ringmaster run|show|report|stop|reset|check|analyse CONTROL.toml [flags]
 //	ringmaster ratings CONTROL.toml [CONTROL.toml ...] [flags]
 //	ringmaster compare A.toml B.toml [flags]
+//	ringmaster pool A.toml B.toml [C.toml ...] [flags]
 //
 // Each command has its own flags (ringmaster COMMAND --help). Exit status:
 // 0 success; 1 error, or a run that left games unplayed after repeated
@@ -53,6 +54,9 @@ commands:
   compare two competitions on the same dice, game by game: the first
           player's points per game in A minus in B, raw and luck-adjusted
           (ringmaster compare A.toml B.toml)
+  pool    the matchups several competitions share, pooled as one sample:
+          one experiment run in batches on different dice
+          (ringmaster pool A.toml B.toml [C.toml ...])
 
 'ringmaster COMMAND --help' lists a command's flags.
 
@@ -70,8 +74,9 @@ type command struct {
 	// many, set instead of flags, makes a command of one or more control
 	// files.
 	many func(fs *pflag.FlagSet) func(ctx context.Context, rms []*ringmaster.Ringmaster, io cmdIO) error
-	// files, with many, is the exact number of control files (0: any).
-	files int
+	// minFiles and maxFiles, with many, bound the number of control files
+	// (0: one at least, and no most).
+	minFiles, maxFiles int
 }
 
 // cmdIO is what a command reads and writes.
@@ -109,7 +114,8 @@ func commands() []command {
 		})},
 		{name: "analyse", flags: analyseFlags, check: checkAnalyseFlags},
 		{name: "ratings", many: ratingsFlags, check: checkRatingsFlags},
-		{name: "compare", many: compareFlags, files: 2},
+		{name: "compare", many: compareFlags, minFiles: 2, maxFiles: 2},
+		{name: "pool", many: poolFlags, minFiles: 2},
 	}
 }
 
@@ -214,6 +220,20 @@ func compareFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmas
 	}
 }
 
+func poolFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmaster, cmdIO) error {
+	asJSON := fs.Bool("json", false, "print the pooled results as JSON (fields in docs/ringmaster.md)")
+	return func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error {
+		p, err := ringmaster.PoolResults(ctx, rms)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return p.WriteJSON(o.stdout)
+		}
+		return p.WriteText(o.stdout)
+	}
+}
+
 func checkRatingsFlags(fs *pflag.FlagSet) error {
 	if format, _ := fs.GetString("format"); format != "text" && format != "csv" && format != "json" {
 		return fmt.Errorf("--format must be text, csv or json, got %q", format)
@@ -274,9 +294,13 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 	files := "CONTROL.toml"
 	if cmd.many != nil {
 		do = cmd.many(fs)
-		files = "CONTROL.toml [CONTROL.toml ...]"
-		if cmd.files == 2 {
+		switch {
+		case cmd.maxFiles == 2:
 			files = "A.toml B.toml"
+		case cmd.minFiles == 2:
+			files = "A.toml B.toml [C.toml ...]"
+		default:
+			files = "CONTROL.toml [CONTROL.toml ...]"
 		}
 	} else {
 		one := cmd.flags(fs)
@@ -295,7 +319,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 		fmt.Fprintf(stderr, "ringmaster %s: %v\n", cmd.name, err)
 		return exitUsage
 	}
-	if fs.NArg() < 1 || fs.NArg() > 1 && cmd.many == nil || cmd.files > 0 && fs.NArg() != cmd.files {
+	if n := fs.NArg(); n < max(1, cmd.minFiles) || n > 1 && cmd.many == nil || cmd.maxFiles > 0 && n > cmd.maxFiles {
 		fs.Usage()
 		return exitUsage
 	}

@@ -61,6 +61,9 @@ func TestFlagsPerCommand(t *testing.T) {
 		{[]string{"run", ctl, "-q"}, exitOK, ""},
 		{[]string{"show", ctl, "--json"}, exitOK, ""},
 		{[]string{"run", "--help"}, exitOK, "--max-games"},
+		{[]string{"pool", ctl}, exitUsage, "usage: ringmaster pool A.toml B.toml [C.toml ...]"},
+		{[]string{"compare", ctl, ctl, ctl}, exitUsage, "usage: ringmaster compare A.toml B.toml [flags]"},
+		{[]string{"pool", ctl, ctl, "--json"}, exitError, "c.toml given twice"},
 	} {
 		code, _, errs := runMain(t, tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
