@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -49,6 +50,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	records := fs.StringSlice("records", nil, "game records (.mat or .sgf files, or directories of them) whose chequer decisions give the positions to label instead of self-play: the positions the move played and the 1+--alternatives best 0-ply moves leave, each once, --positions at most")
+	sampleScores := fs.StringSlice("sample-scores", nil, "with --records, sample only decisions at these stages of play: money, before (a match game before either side needs 1 point), crawford (the Crawford game), post-crawford (the games after it, double match point included) (default: all)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -70,6 +72,13 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if len(*records) > 0 && len(*labels) > 0 {
 		return cli.Usagef("supervise: --records samples new positions; it does not go with --labels")
+	}
+	keepStage, err := stageFilter(*sampleScores)
+	if err != nil {
+		return err
+	}
+	if keepStage != nil && len(*records) == 0 {
+		return cli.Usagef("supervise: --sample-scores chooses among the decisions of --records")
 	}
 	var sampleClass [bgbot.NumClasses]bool
 	if len(*sampleClasses) > 0 {
@@ -161,7 +170,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		keep := sampleFilter(w, sampleClass, len(*sampleClasses) > 0, *sampleWindow)
 		if len(*records) > 0 {
 			var ds []bgbot.RecordedDecision
-			if ds, err = loadRecordedDecisions(*records); err != nil {
+			if ds, err = loadRecordedDecisions(*records, keepStage); err != nil {
 				return fmt.Errorf("supervise: %w", err)
 			}
 			boards, groups, err = bgbot.SampleRecordedDecisions(ctx, w, db, ds, *alternatives, keep, *positions)
@@ -333,9 +342,45 @@ func gnubgLabels(ctx context.Context, bin string, plies, jobs int, boards []back
 	return data, nil
 }
 
+// Stages of play that --sample-scores names.
+var playStages = []string{"money", "before", "crawford", "post-crawford"}
+
+// playStage is the stage of play of a game state: money, before (a match
+// game before either side needs 1 point), crawford (the Crawford game) or
+// post-crawford (a later game with a side needing 1 point, or any such
+// game of a match without the Crawford rule).
+func playStage(s *backgammon.State) string {
+	switch {
+	case s.Money():
+		return "money"
+	case s.CrawfordGame:
+		return "crawford"
+	case s.MatchLength-s.Score[0] == 1 || s.MatchLength-s.Score[1] == 1:
+		return "post-crawford"
+	}
+	return "before"
+}
+
+// stageFilter parses --sample-scores into a filter of match states (nil
+// for none given).
+func stageFilter(names []string) (func(*backgammon.State) bool, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		if !slices.Contains(playStages, n) {
+			return nil, cli.Usagef("supervise: --sample-scores takes %s, not %q", strings.Join(playStages, ", "), n)
+		}
+		want[n] = true
+	}
+	return func(s *backgammon.State) bool { return want[playStage(s)] }, nil
+}
+
 // loadRecordedDecisions reads the records that paths name (files, or
-// directories of them) and collects their chequer decisions.
-func loadRecordedDecisions(paths []string) ([]bgbot.RecordedDecision, error) {
+// directories of them) and collects their chequer decisions at the match
+// states keep accepts (keep nil: all).
+func loadRecordedDecisions(paths []string, keep func(*backgammon.State) bool) ([]bgbot.RecordedDecision, error) {
 	files, err := recordfile.Expand(paths)
 	if err != nil {
 		return nil, err
@@ -346,7 +391,7 @@ func loadRecordedDecisions(paths []string) ([]bgbot.RecordedDecision, error) {
 		if err != nil {
 			return nil, err
 		}
-		more, err := benchset.RecordedDecisions(m)
+		more, err := benchset.RecordedDecisions(m, keep)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}

@@ -460,6 +460,49 @@ func TestSuperviseRecords(t *testing.T) {
 	}
 }
 
+// TestSuperviseScores samples the decisions of a recorded 5-point match
+// (bgbot against gnubg 0-ply; game 1 before the Crawford game, game 2 the
+// Crawford game, games 3 and 4 after it) by stage of play: the stages
+// split the decisions, a money stage finds none there, and a stage that
+// does not exist, or one without --records, is refused.
+func TestSuperviseScores(t *testing.T) {
+	dir := t.TempDir()
+	rec := "testdata/crawford-match5.mat"
+	decisions := func(stages ...string) int {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		args := []string{"supervise", "--records", rec, "--positions", "100000", "--epochs", "1", "--out", filepath.Join(dir, "s.bgnet")}
+		if len(stages) > 0 {
+			args = append(args, "--sample-scores", strings.Join(stages, ","))
+		}
+		if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+			t.Fatal(stages, code, stderr.String())
+		}
+		m := regexp.MustCompile(`sampled \d+ positions from (\d+) recorded decisions`).FindStringSubmatch(stdout.String())
+		if m == nil {
+			t.Fatalf("%v: no sampling line:\n%s", stages, stdout.String())
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	all := decisions()
+	before, crawford, post := decisions("before"), decisions("crawford"), decisions("post-crawford")
+	// The record's rolls, dances included: 31 in game 1, 50 in game 2,
+	// 2 and 42 in games 3 and 4.
+	if before != 31 || crawford != 50 || post != 44 || all != 125 || decisions("crawford", "post-crawford") != crawford+post {
+		t.Errorf("before %d, crawford %d, post-crawford %d: want each of the %d decisions in one stage", before, crawford, post, all)
+	}
+	if n := decisions("money"); n != 0 {
+		t.Errorf("money decisions in a match: %d", n)
+	}
+	var stdout, stderr bytes.Buffer
+	for _, bad := range [][]string{{"--records", rec, "--sample-scores", "dmp"}, {"--sample-scores", "crawford"}} {
+		if code := run(context.Background(), append([]string{"supervise", "--positions", "5", "--out", filepath.Join(dir, "x.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d, want 2", bad, code)
+		}
+	}
+}
+
 // TestSuperviseWindow samples only positions whose 0-ply win chance lies
 // in --sample-window, by the starting network, and refuses windows that
 // are not LO < HI within 0..1 or come with --labels.

@@ -119,14 +119,15 @@ func DecisionsFromRecords(ms []*record.Match, stride int, cubeful bool) ([]MoveD
 
 // RecordedDecisions lists the chequer decisions of a standard backgammon
 // record (none for other variants), for sampling labels from records
-// (bgbot.SampleRecordedDecisions).
-func RecordedDecisions(m *record.Match) ([]bgbot.RecordedDecision, error) {
+// (bgbot.SampleRecordedDecisions); keep, when not nil, chooses them by
+// the match state before the move.
+func RecordedDecisions(m *record.Match, keep func(*backgammon.State) bool) ([]bgbot.RecordedDecision, error) {
 	if m.Rules.Variant != backgammon.Standard {
 		return nil, nil
 	}
 	var ds []bgbot.RecordedDecision
 	err := record.Walk(m, func(p *record.Position) error {
-		if p.Action.Kind == record.Move {
+		if p.Action.Kind == record.Move && (keep == nil || keep(p.State)) {
 			ds = append(ds, bgbot.RecordedDecision{Board: p.Board, Dice: p.Action.Dice, Played: p.Board.Apply(p.Move)})
 		}
 		return nil
