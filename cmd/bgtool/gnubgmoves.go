@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 	"github.com/gamemill/gamemill/internal/atomicfile"
+	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
 )
 
@@ -19,9 +21,17 @@ import (
 func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := newGnubgSetFlags("gnubg-moveset", "move set", "bgtrain benchmark --moves", stdout)
 	cubeful := f.fs.Bool("cubeful", false, "price each move by gnubg's cubeful equity at the decision's score and cube, in gnubg's normalised money equity, as its analysis of a match does (the set keeps each decision's match ID; records of games with the cube only)")
+	scores := f.fs.StringSlice("scores", nil, "with --cubeful, keep only decisions at these stages of play: "+benchset.StagesHelp+", before --stride (default: all)")
 	bin, ms, err := f.parse(args)
 	if err != nil {
 		return err
+	}
+	keepStage, err := benchset.StageFilter(*scores)
+	switch {
+	case err != nil:
+		return cli.Usagef("gnubg-moveset: --scores: %v", err)
+	case keepStage != nil && !*cubeful:
+		return cli.Usagef("gnubg-moveset: --scores needs --cubeful, whose decisions keep their match state")
 	}
 	all, err := benchset.DecisionsFromRecords(ms, 1, *cubeful)
 	if err != nil {
@@ -30,7 +40,7 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var set []benchset.MoveDecision
 	met := 0
 	for _, d := range all {
-		if !f.wanted(&d.Board) {
+		if !f.wanted(&d.Board) || keepStage != nil && !keepStage(d.State) {
 			continue
 		}
 		if met++; (met-1)%*f.stride == 0 {
@@ -51,6 +61,9 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	what, flag, with := "cubeless equity", "", ""
 	if *cubeful {
 		what, flag, with = "cubeful equity at the decision's score and cube (gnubg's normalised money equity)", " --cubeful", " with the cube"
+	}
+	if len(*scores) > 0 {
+		flag += " --scores " + strings.Join(*scores, ",")
 	}
 	header := []string{
 		"bgbot move set judged by gnubg: chequer decisions, each legal move's result with the mover's " + what,

@@ -135,6 +135,36 @@ func TestGnubgMovesetClasses(t *testing.T) {
 	}
 }
 
+// TestGnubgMovesetScores keeps the Crawford game's decisions of a
+// recorded 5-point match, and says so in the set's header; --scores needs
+// --cubeful, and an unknown stage is a usage error.
+func TestGnubgMovesetScores(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	out := filepath.Join(t.TempDir(), "crawford.txt")
+	rec := "../../engine/bgbot/benchset/testdata/crawford-match5.mat"
+	stdout, set := makeMoveSet(t, "-q", "--plies", "0", "--cubeful", "--gnubg", bin, "--out", out, rec)
+	all := len(set)
+	stdout, set = makeMoveSet(t, "-q", "--plies", "0", "--cubeful", "--scores", "crawford", "--gnubg", bin, "--out", out, rec)
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Game 2 of the record is the Crawford game: 50 of its 125 rolls.
+	if len(set) == 0 || len(set) >= all || !strings.Contains(string(text), "--cubeful --scores crawford") {
+		t.Fatalf("%d Crawford-game decisions of %d (%s):\n%s", len(set), all, stdout, text)
+	}
+	for _, d := range set {
+		if !d.State.CrawfordGame || d.State.Score != [2]int{4, 0} && d.State.Score != [2]int{0, 4} {
+			t.Fatalf("a decision outside the Crawford game at 4-0: %+v", d.State)
+		}
+	}
+	for _, bad := range [][]string{{"--scores", "crawford"}, {"--cubeful", "--scores", "dmp"}} {
+		if _, stderr, code := runTool(t, append(append([]string{"gnubg-moveset"}, bad...), "--out", out, rec)...); code != 2 || !strings.Contains(stderr, "--scores") {
+			t.Errorf("%q: exit %d, %q", bad, code, stderr)
+		}
+	}
+}
+
 // TestGnubgMovesetCubeful prices a 7-point match's decisions with the
 // cube at 0 ply and checks the set against gnubg's own hint: for decisions
 // at several cube states, the equities gnubg's hint lists for the best

@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -50,7 +49,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	records := fs.StringSlice("records", nil, "game records (.mat or .sgf files, or directories of them) whose chequer decisions give the positions to label instead of self-play: the positions the move played and the 1+--alternatives best 0-ply moves leave, each once, --positions at most")
-	sampleScores := fs.StringSlice("sample-scores", nil, "with --records, sample only decisions at these stages of play: money, before (a match game before either side needs 1 point), crawford (the Crawford game), post-crawford (the games after it, double match point included) (default: all)")
+	sampleScores := fs.StringSlice("sample-scores", nil, "with --records, sample only decisions at these stages of play: "+benchset.StagesHelp+" (default: all)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -342,39 +341,14 @@ func gnubgLabels(ctx context.Context, bin string, plies, jobs int, boards []back
 	return data, nil
 }
 
-// Stages of play that --sample-scores names.
-var playStages = []string{"money", "before", "crawford", "post-crawford"}
-
-// playStage is the stage of play of a game state: money, before (a match
-// game before either side needs 1 point), crawford (the Crawford game) or
-// post-crawford (a later game with a side needing 1 point, or any such
-// game of a match without the Crawford rule).
-func playStage(s *backgammon.State) string {
-	switch {
-	case s.Money():
-		return "money"
-	case s.CrawfordGame:
-		return "crawford"
-	case s.MatchLength-s.Score[0] == 1 || s.MatchLength-s.Score[1] == 1:
-		return "post-crawford"
-	}
-	return "before"
-}
-
 // stageFilter parses --sample-scores into a filter of match states (nil
 // for none given).
 func stageFilter(names []string) (func(*backgammon.State) bool, error) {
-	if len(names) == 0 {
-		return nil, nil
+	keep, err := benchset.StageFilter(names)
+	if err != nil {
+		return nil, cli.Usagef("supervise: --sample-scores: %v", err)
 	}
-	want := map[string]bool{}
-	for _, n := range names {
-		if !slices.Contains(playStages, n) {
-			return nil, cli.Usagef("supervise: --sample-scores takes %s, not %q", strings.Join(playStages, ", "), n)
-		}
-		want[n] = true
-	}
-	return func(s *backgammon.State) bool { return want[playStage(s)] }, nil
+	return keep, nil
 }
 
 // loadRecordedDecisions reads the records that paths name (files, or

@@ -467,7 +467,7 @@ func TestSuperviseRecords(t *testing.T) {
 // does not exist, or one without --records, is refused.
 func TestSuperviseScores(t *testing.T) {
 	dir := t.TempDir()
-	rec := "testdata/crawford-match5.mat"
+	rec := "../../engine/bgbot/benchset/testdata/crawford-match5.mat"
 	decisions := func(stages ...string) int {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
