@@ -46,7 +46,18 @@ EXTRA`
 
 func compareVariant(t *testing.T, dir, name, seed, bot, length, extra string, analyse bool) *ringmaster.Ringmaster {
 	t.Helper()
-	text := strings.NewReplacer("SEED", seed, "BOT", bot, "LENGTH", length, "EXTRA", extra).Replace(compareControl)
+	return runVariant(t, dir, name, compareText(seed, bot, length, extra), analyse)
+}
+
+// compareText is compareControl with its blanks filled.
+func compareText(seed, bot, length, extra string) string {
+	return strings.NewReplacer("SEED", seed, "BOT", bot, "LENGTH", length, "EXTRA", extra).Replace(compareControl)
+}
+
+// runVariant writes the control file text as name in dir, runs it and,
+// with analyse, judges its games.
+func runVariant(t *testing.T, dir, name, text string, analyse bool) *ringmaster.Ringmaster {
+	t.Helper()
 	rm, err := ringmaster.New(writeControl(t, dir, name, text), games.All()...)
 	if err != nil {
 		t.Fatal(err)

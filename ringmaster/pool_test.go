@@ -9,49 +9,13 @@ import (
 	"testing"
 
 	"github.com/gamemill/gamemill/ringmaster"
-	"github.com/gamemill/gamemill/ringmaster/games"
 )
 
-// poolControl is one experiment's batch: the seed, the first player's
-// arguments and matchup "s"'s length change between batches.
-const poolControl = `competition_type = "playoff"
-game = "backgammon"
-seed = SEED
-cube = true
-dice = "paired"
-luck_adjust = true
-
-[players.bot]
-kind = "builtin"
-args = BOT
-
-[players.heuristic]
-kind = "builtin"
-args = ["--level", "heuristic", "--seed", "3"]
-
-[[matchups]]
-id = "m"
-players = ["bot", "heuristic"]
-number_of_games = 6
-
-[[matchups]]
-id = "s"
-players = ["bot", "heuristic"]
-number_of_games = 2
-match_length = LENGTH
-`
-
+// poolBatch is one batch of an experiment: compareControl's competition,
+// each game judged as it ends.
 func poolBatch(t *testing.T, dir, name, seed, bot, length string) *ringmaster.Ringmaster {
 	t.Helper()
-	text := strings.NewReplacer("SEED", seed, "BOT", bot, "LENGTH", length).Replace(poolControl)
-	rm, err := ringmaster.New(writeControl(t, dir, name, text), games.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := quietRun(t, rm, 2); err != nil {
-		t.Fatal(err)
-	}
-	return rm
+	return runVariant(t, dir, name, "luck_adjust = true\n"+compareText(seed, bot, length, ""), false)
 }
 
 func TestPool(t *testing.T) {
@@ -119,17 +83,17 @@ func TestPool(t *testing.T) {
 			games++
 		}
 	}
-	if games != 12 || m.Played != 12 || m.Planned != 12 || m.Sources[0].Games+m.Sources[1].Games != 12 {
-		t.Errorf("played %d, planned %d, sources %+v; the databases hold %d games, want 12 of 12", m.Played, m.Planned, m.Sources, games)
+	if games != 16 || m.Played != 16 || m.Planned != 16 || m.Sources[0].Games+m.Sources[1].Games != 16 {
+		t.Errorf("played %d, planned %d, sources %+v; the databases hold %d games, want 16 of 16", m.Played, m.Planned, m.Sources, games)
 	}
-	if m.Wins[0]+m.Wins[1] != 12 {
-		t.Errorf("wins %v: want 12 in all", m.Wins)
+	if m.Wins[0]+m.Wins[1] != 16 {
+		t.Errorf("wins %v: want 16 in all", m.Wins)
 	}
-	if math.Abs(m.Points.Value-sum/12) > 1e-9 || m.Points.Basis != "6 complete pairs" {
-		t.Errorf("points per game %v (%s), want %v over 6 complete pairs", m.Points.Value, m.Points.Basis, sum/12)
+	if math.Abs(m.Points.Value-sum/16) > 1e-9 || m.Points.Basis != "8 complete pairs" {
+		t.Errorf("points per game %v (%s), want %v over 8 complete pairs", m.Points.Value, m.Points.Basis, sum/16)
 	}
-	if m.Luck.Basis != "12 games analysed" {
-		t.Errorf("luck-adjusted basis %q, want 12 games analysed", m.Luck.Basis)
+	if m.Luck.Basis != "16 games analysed" {
+		t.Errorf("luck-adjusted basis %q, want 16 games analysed", m.Luck.Basis)
 	}
 
 	// The text names each source and prints the matchup as show does.
@@ -137,8 +101,8 @@ func TestPool(t *testing.T) {
 	if err := p.WriteText(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"pooled from a, b, again, other", "m: a (seed 21, 6 games), b (seed 22, 6 games)",
-		"(12/12 games)", "(6 complete pairs)", "(12 of 12 games analysed)", "left out:"} {
+	for _, want := range []string{"pooled from a, b, again, other", "m: a (seed 21, 8 games), b (seed 22, 8 games)",
+		"(16/16 games)", "(8 complete pairs)", "(16 of 16 games analysed)", "left out:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("pool text lacks %q:\n%s", want, out.String())
 		}
@@ -149,7 +113,7 @@ func TestPool(t *testing.T) {
 	if err := a.ShowJSON(ctx, &show); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(show.String(), `"planned": 6`) || strings.Contains(show.String(), `"planned": 12`) {
+	if !strings.Contains(show.String(), `"planned": 8`) || strings.Contains(show.String(), `"planned": 16`) {
 		t.Errorf("a's own report after pooling:\n%s", show.String())
 	}
 }
