@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/internal/cli"
@@ -59,6 +61,16 @@ var decisionGroups = map[string]decisionGrouper{
 		}
 		return k, nil
 	},
+	// stage groups decisions as benchset.Stage does: money, before (a
+	// match game before either side needs 1 point), crawford, or
+	// post-crawford (double match point included).
+	"stage": func(s situation) (string, error) {
+		st := backgammon.State{Rules: backgammon.Rules{MatchLength: s.length, Crawford: true}, CrawfordGame: s.crawford}
+		if s.length > 0 {
+			st.Score = [2]int{s.length - s.away, s.length - s.opponentAway}
+		}
+		return benchset.Stage(&st), nil
+	},
 	"cube": func(s situation) (string, error) {
 		if s.owner == "centre" {
 			return fmt.Sprintf("cube %d centred", s.cube), nil
@@ -82,7 +94,7 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 	for _, n := range names {
 		g, ok := decisionGroups[n]
 		if !ok {
-			return nil, fmt.Errorf("--by %q: want class, score, cube or kind", n)
+			return nil, fmt.Errorf("--by %q: want class, score, stage, cube or kind", n)
 		}
 		gs = append(gs, g)
 	}
@@ -111,7 +123,7 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 }
 
 // byUsage is the help of --by.
-const byUsage = "groups of decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner), kind (of cube decision: missed double, wrong take, ...); several give their combinations"
+const byUsage = "groups of decisions: class (contact, crashed, race), score (away-away, Crawford), stage (money, before, crawford, post-crawford), cube (value and owner), kind (of cube decision: missed double, wrong take, ...); several give their combinations"
 
 // runVerdictCompare compares two runs' decisions, as gnubg-verdict
 // --decisions wrote them, record by record: records of the same name
