@@ -405,6 +405,41 @@ func TestCommittedMatchMoveSet(t *testing.T) {
 	}
 }
 
+// The committed late move sets (gnubg2-late-moves.txt and
+// gnubg0-late-moves.txt: 3,000 decisions of the Crawford game and the
+// games after it, from issue 12's seed-42100 matches, priced by gnubg at
+// 2 and 0 ply with the cube) hold only those stages, the same decisions in
+// both, and the default player at its measured cost: 2.47 mEMG a
+// decision, gnubg 0-ply's own choices 2.42 (a drift past 3 fails).
+func TestCommittedLateMoveSet(t *testing.T) {
+	set := readCommittedMoves(t, "gnubg2-late-moves.txt", 3000)
+	ref := readCommittedMoves(t, "gnubg0-late-moves.txt", 3000)
+	stages := map[string]int{}
+	for i := range set {
+		if set[i].State == nil || ref[i].State == nil || set[i].Board != ref[i].Board || *set[i].State != *ref[i].State {
+			t.Fatalf("decision %d differs between the sets or has no match", i)
+		}
+		stages[Stage(set[i].State)]++
+	}
+	if stages["crawford"] == 0 || stages["post-crawford"] == 0 || stages["crawford"]+stages["post-crawford"] != len(set) {
+		t.Errorf("stages %v: want only the Crawford game and after", stages)
+	}
+	second, err := bgbot.DefaultSecondWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, MoveWeights: []*bgbot.Weights{second}, CubefulMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := ScoreMoves(set, BotChoice(bot))[0]
+	g0 := ScoreMoves(set, SetChoice(ref))[0]
+	t.Logf("stages %v; default player %.2f mEMG a decision, gnubg 0-ply %.2f", stages, 1000*ours.Loss, 1000*g0.Loss)
+	if ours.Unknown != 0 || ours.Loss > 0.003 || g0.Unknown != 0 || g0.Loss > 0.003 || g0.Loss < 0.0015 {
+		t.Errorf("default player %+v, gnubg 0-ply %+v", ours, g0)
+	}
+}
+
 // readCubeMatch reads the 7-point match with the cube that gnubg wrote
 // (formats/mat's testdata).
 func readCubeMatch(t *testing.T) *record.Match {
