@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -84,6 +85,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	cubelessClasses := fs.StringSlice("cubeless-classes", nil, "with --cubeful-moves, choose moves by cubeless equity all the same when the position before the move is of these classes (the bgbot engine's --cubeless-classes)")
 	raceGammons := fs.Bool("race-gammons", false, "count race gammons from one-sided distributions (the bgbot engine's --race-gammons; needs a 15-checker --bearoff)")
 	cubefulMoves := fs.Bool("cubeful-moves", false, "choose moves by cubeful equity (the bgbot engine's --cubeful-moves) in the decisions of a cubeful move set (bgtool gnubg-moveset --cubeful)")
+	versus := fs.StringSlice("versus", nil, "MAIN[,SECOND...]: also score, on the move set, another main network with its own --move-weights (the rest as set here), and the weights' loss less its decision by decision: two candidates on the same decisions")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
@@ -122,10 +124,22 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("benchmark: --cubeless-classes: %w", err)
 	}
-	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: *plies,
-		MoveWeights: mw, MoveKeep: *moveKeep, CubeWeights: cw, CubefulMoves: *cubefulMoves, CubelessClasses: cubeless, RaceGammons: *raceGammons})
+	cfg := bgbot.Config{Level: bgbot.LevelNet, Weights: w, Bearoff: db, Plies: *plies,
+		MoveWeights: mw, MoveKeep: *moveKeep, CubeWeights: cw, CubefulMoves: *cubefulMoves, CubelessClasses: cubeless, RaceGammons: *raceGammons}
+	bot, err := bgbot.NewBot(cfg)
 	if err != nil {
 		return err
+	}
+	var other *bgbot.Bot
+	if len(*versus) > 0 {
+		vw, err := loadWeightsList(*versus)
+		if err != nil {
+			return fmt.Errorf("benchmark: --versus: %w", err)
+		}
+		cfg.Weights, cfg.MoveWeights = vw[0], vw[1:]
+		if other, err = bgbot.NewBot(cfg); err != nil {
+			return err
+		}
 	}
 	rows := benchset.Scores(positions, bot.Probs)
 	fmt.Fprintf(stdout, "%s at %d ply on %s:\n", nameOr(*weights, "embedded weights"), *plies, *set)
@@ -151,6 +165,14 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err := writeMoveScores(stdout, *moves, ours); err != nil {
 		return err
 	}
+	if other != nil {
+		fmt.Fprintf(stdout, "chequer play of --versus %s on %s:\n", strings.Join(*versus, ","), *moves)
+		theirs := benchset.ScoreMoves(decisions, benchset.BotChoice(other))
+		if err := writeMoveScores(stdout, *moves, theirs); err != nil {
+			return err
+		}
+		writePairedGaps(stdout, "--versus", ours, theirs)
+	}
 	if *choices == "" {
 		return nil
 	}
@@ -163,14 +185,20 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err := writeMoveScores(stdout, *moves, theirs); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "the weights' loss less the judge's, decision by decision (mEMG a decision, 95%% interval):\n")
+	writePairedGaps(stdout, "the judge", ours, theirs)
+	return nil
+}
+
+// writePairedGaps prints the weights' loss less another player's (whose
+// name is who), decision by decision, row by row.
+func writePairedGaps(w io.Writer, who string, ours, theirs []benchset.MoveScore) {
+	fmt.Fprintf(w, "the weights' loss less %s's, decision by decision (mEMG a decision, 95%% interval):\n", who)
 	for i := range ours {
 		gap, half, n := benchset.PairedGap(ours[i], theirs[i])
 		if n > 1 {
-			fmt.Fprintf(stdout, "%-16s %9d %+8.2f [%+.2f, %+.2f]\n", ours[i].Name, n, 1000*gap, 1000*(gap-half), 1000*(gap+half))
+			fmt.Fprintf(w, "%-16s %9d %+8.2f [%+.2f, %+.2f]\n", ours[i].Name, n, 1000*gap, 1000*(gap-half), 1000*(gap+half))
 		}
 	}
-	return nil
 }
 
 // readMoveSet reads a move set file.

@@ -172,12 +172,23 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 	if m, _ := bench("--choices", moves); !strings.HasPrefix(m, plainMoves) || !regexp.MustCompile(`judge on .*\n.*\nall +200 +0\.00 +100\.0%`).MatchString(m[len(plainMoves):]) {
 		t.Errorf("--choices with the set itself printed:\n%s", m)
 	}
+	// --versus scores another network on the same decisions after the
+	// first: the main network against itself gives up nothing more in any
+	// decision; the random network gives up more than it, by an interval.
+	if m, _ := bench("--versus", same); !strings.HasPrefix(m, plainMoves) ||
+		!regexp.MustCompile(`less --versus's, decision by decision.*\nall +200 +\+0\.00 \[\+0\.00, \+0\.00\]`).MatchString(m) {
+		t.Errorf("--versus the same network printed:\n%s", m)
+	}
+	if m, _ := bench("--weights", random, "--versus", same); !regexp.MustCompile(`less --versus's, decision by decision.*\nall +200 +\+[0-9.]+ \[\+[0-9.]+, `).MatchString(m) {
+		t.Errorf("a random network --versus the default printed:\n%s", m)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
 		want string
 	}{
 		{[]string{"benchmark", "--move-keep", "0"}, 2, "--move-keep must be at least 1"},
+		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--moves", moves, "--versus", filepath.Join(dir, "missing.bgnet")}, 1, "--versus: weights: open"},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--bearoff", filepath.Join(dir, "missing.bgbo")}, 1, "--bearoff: open"},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--bearoff", damaged}, 1, "--bearoff: " + damaged},
 		{[]string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--move-weights", ","}, 1, "--move-weights: empty file name"},
