@@ -27,8 +27,6 @@ type Pool struct {
 	Matchups     []*PooledMatchup
 	// Skipped says, per matchup or source left out, why.
 	Skipped []string
-
-	rm *Ringmaster // the first source: its game prints the figures
 }
 
 // PooledMatchup is one matchup pooled over the competitions that have it
@@ -37,6 +35,7 @@ type PooledMatchup struct {
 	// Sources are the competitions pooled, with each one's finished games.
 	Sources []PoolSource
 	stats   *matchupStats
+	rm      *Ringmaster // the first source, whose game and settings print the figures
 }
 
 // PoolSource is one competition's share of a pooled matchup.
@@ -57,7 +56,7 @@ func PoolResults(ctx context.Context, rms []*Ringmaster) (*Pool, error) {
 	if len(rms) < 2 {
 		return nil, errors.New("pool: give two or more competitions")
 	}
-	p := &Pool{rm: rms[0]}
+	p := &Pool{}
 	codes := map[string]int{}
 	dbs := map[string]bool{}
 	for _, rm := range rms {
@@ -121,7 +120,7 @@ func PoolResults(ctx context.Context, rms []*Ringmaster) (*Pool, error) {
 		first := stats(srcs[0], id)
 		base := rms[srcs[0]]
 		seeds := map[int64]string{base.Comp.Seed: names[srcs[0]]}
-		pm := &PooledMatchup{stats: first.pooled(), Sources: []PoolSource{{names[srcs[0]], base.Comp.Seed, first.played}}}
+		pm := &PooledMatchup{stats: first.pooled(), rm: base, Sources: []PoolSource{{names[srcs[0]], base.Comp.Seed, first.played}}}
 		for _, i := range srcs[1:] {
 			s := stats(i, id)
 			if why := samePlayersAndSettings(base, first.m, rms[i], s.m); why != "" {
@@ -231,8 +230,8 @@ func (p *Pool) WriteText(w io.Writer) error {
 			parts[i] = fmt.Sprintf("%s (seed %d, %d games)", src.Competition, src.Seed, src.Games)
 		}
 		fmt.Fprintf(w, "%s: %s\n", pm.stats.m.ID, strings.Join(parts, ", "))
-		p.rm.printMatchupSummary(w, pm.stats)
-		p.rm.printMatchupDetails(w, pm.stats)
+		pm.rm.printMatchupSummary(w, pm.stats)
+		pm.rm.printMatchupDetails(w, pm.stats)
 	}
 	if len(p.Matchups) == 0 {
 		fmt.Fprintln(w, "\nno matchup to pool")
@@ -261,7 +260,7 @@ func (p *Pool) WriteJSON(w io.Writer) error {
 		out.Skipped = []string{}
 	}
 	for _, pm := range p.Matchups {
-		figures, err := json.Marshal(p.rm.jsonMatchup(pm.stats))
+		figures, err := json.Marshal(pm.rm.jsonMatchup(pm.stats))
 		if err != nil {
 			return err
 		}
