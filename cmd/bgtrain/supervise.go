@@ -72,9 +72,9 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(*records) > 0 && len(*labels) > 0 {
 		return cli.Usagef("supervise: --records samples new positions; it does not go with --labels")
 	}
-	keepStage, err := stageFilter(*sampleScores)
+	keepStage, err := benchset.StageFilter(*sampleScores)
 	if err != nil {
-		return err
+		return cli.Usagef("supervise: --sample-scores: %v", err)
 	}
 	if keepStage != nil && len(*records) == 0 {
 		return cli.Usagef("supervise: --sample-scores chooses among the decisions of --records")
@@ -339,16 +339,6 @@ func gnubgLabels(ctx context.Context, bin string, plies, jobs int, boards []back
 		}
 	}
 	return data, nil
-}
-
-// stageFilter parses --sample-scores into a filter of match states (nil
-// for none given).
-func stageFilter(names []string) (func(*backgammon.State) bool, error) {
-	keep, err := benchset.StageFilter(names)
-	if err != nil {
-		return nil, cli.Usagef("supervise: --sample-scores: %v", err)
-	}
-	return keep, nil
 }
 
 // loadRecordedDecisions reads the records that paths name (files, or
