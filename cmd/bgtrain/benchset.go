@@ -196,7 +196,7 @@ func writePairedGaps(w io.Writer, who string, ours, theirs []benchset.MoveScore)
 	for i := range ours {
 		gap, half, n := benchset.PairedGap(ours[i], theirs[i])
 		if n > 1 {
-			fmt.Fprintf(w, "%-16s %9d %+8.2f [%+.2f, %+.2f]\n", ours[i].Name, n, 1000*gap, 1000*(gap-half), 1000*(gap+half))
+			fmt.Fprintf(w, "%-19s %9d %+8.2f [%+.2f, %+.2f]\n", ours[i].Name, n, 1000*gap, 1000*(gap-half), 1000*(gap+half))
 		}
 	}
 }
@@ -218,10 +218,10 @@ func readMoveSet(path string) ([]benchset.MoveDecision, error) {
 // writeMoveScores prints ScoreMoves' rows, and fails when a choice left a
 // position the move set does not hold.
 func writeMoveScores(w io.Writer, moves string, rows []benchset.MoveScore) error {
-	fmt.Fprintf(w, "%-16s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
+	fmt.Fprintf(w, "%-19s %9s %8s %11s\n", "decisions", "count", "mEMG", "best move")
 	for _, r := range rows {
 		if r.Decisions > 0 {
-			fmt.Fprintf(w, "%-16s %9d %8.2f %10.1f%%\n", r.Name, r.Decisions, 1000*r.Loss, 100*r.Best)
+			fmt.Fprintf(w, "%-19s %9d %8.2f %10.1f%%\n", r.Name, r.Decisions, 1000*r.Loss, 100*r.Best)
 		}
 	}
 	if n := rows[0].Unknown; n > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -284,8 +285,21 @@ type MoveScore struct {
 
 // MoveBreakdown names the rows ScoreMoves returns: Breakdown's, then, for
 // the decisions of a cubeful set, the cube's place (centred, the mover's,
-// the opponent's).
-var MoveBreakdown = append(append([]string(nil), Breakdown...), "cube centred", "cube mover's", "cube opponent's")
+// the opponent's), the stage of play (Stages) and double match point
+// (1-away against 1-away, where only the win counts: a part of
+// post-crawford).
+var MoveBreakdown = slices.Concat(Breakdown,
+	[]string{"cube centred", "cube mover's", "cube opponent's"},
+	stageRows, []string{"double match point"})
+
+// stageRows are MoveBreakdown's rows of the stages of play.
+var stageRows = func() []string {
+	rows := make([]string, len(Stages))
+	for i, s := range Stages {
+		rows[i] = "stage " + s
+	}
+	return rows
+}()
 
 // Chooser is what ScoreMoves measures: the position the player leaves in a
 // decision, seen from the mover.
@@ -404,6 +418,11 @@ func ScoreMoves(set []MoveDecision, choose Chooser) []MoveScore {
 				in = append(in, cubeRow+1)
 			default:
 				in = append(in, cubeRow+2)
+			}
+			stageRow := cubeRow + 3
+			in = append(in, stageRow+slices.Index(Stages, Stage(st)))
+			if !st.Money() && st.MatchLength-st.Score[0] == 1 && st.MatchLength-st.Score[1] == 1 {
+				in = append(in, stageRow+len(Stages))
 			}
 		}
 		for _, i := range in {

@@ -166,7 +166,7 @@ func TestReadMovesCubefulErrors(t *testing.T) {
 
 // A cubeful set keeps each decision's match: it survives the file, bgbot
 // plays every decision in its match (with cubeful chequer play too), and
-// the cube's rows split the decisions.
+// the rows of the cube and of the stages of play split the decisions.
 func TestCubefulMoveSet(t *testing.T) {
 	m := readCubeMatch(t)
 	set, err := DecisionsFromRecords([]*record.Match{m}, 1, true)
@@ -176,6 +176,21 @@ func TestCubefulMoveSet(t *testing.T) {
 	cubeless, err := DecisionsFromRecords([]*record.Match{m}, 1, false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The match never reaches its late stages, so every third decision
+	// is moved to the Crawford game and every third to double match
+	// point, the cube centred: the same boards and dice at other scores.
+	for i := range set {
+		st := set[i].State
+		switch i % 3 {
+		case 1:
+			st.Score, st.CrawfordGame = [2]int{st.MatchLength - 1, 2}, true
+		case 2:
+			st.Score = [2]int{st.MatchLength - 1, st.MatchLength - 1}
+		}
+		if i%3 != 0 {
+			st.CubeValue, st.CubeOwner = 1, -1
+		}
 	}
 	owned := 0
 	for i := range set {
@@ -188,6 +203,14 @@ func TestCubefulMoveSet(t *testing.T) {
 		}
 		for k := range d.Results {
 			d.Results[k].Equity = -float64(pips(&d.Results[k].Board[backgammon.OnRoll])) / 1000
+		}
+	}
+	stages, dmps := map[string]int{}, 0
+	for i := range set {
+		st := set[i].State
+		stages[Stage(st)]++
+		if st.MatchLength-st.Score[0] == 1 && st.MatchLength-st.Score[1] == 1 {
+			dmps++
 		}
 	}
 	if owned == 0 || len(set) < len(cubeless) {
@@ -219,6 +242,17 @@ func TestCubefulMoveSet(t *testing.T) {
 		}
 		if n := rows[cube].Decisions + rows[cube+1].Decisions + rows[cube+2].Decisions; n != len(back) || rows[cube+1].Decisions+rows[cube+2].Decisions != owned {
 			t.Errorf("cube rows hold %d decisions of %d", n, len(back))
+		}
+		// The stage rows split the decisions as Stage does, and double
+		// match point is counted inside post-crawford.
+		for i, name := range Stages {
+			row := rows[cube+3+i]
+			if row.Name != "stage "+name || row.Decisions != stages[name] {
+				t.Errorf("row %q holds %d decisions, Stage finds %d at %s", row.Name, row.Decisions, stages[name], name)
+			}
+		}
+		if dmp := rows[cube+3+len(Stages)]; dmp.Name != "double match point" || dmp.Decisions != dmps {
+			t.Errorf("row %q holds %d decisions, %d are at 1-away/1-away", dmp.Name, dmp.Decisions, dmps)
 		}
 	}
 	// The set's own judge, read back through SetChoice, matches every
