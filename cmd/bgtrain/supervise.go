@@ -49,6 +49,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	records := fs.StringSlice("records", nil, "game records (.mat or .sgf files, or directories of them) whose chequer decisions give the positions to label instead of self-play: the positions the move played and the 1+--alternatives best 0-ply moves leave, each once, --positions at most")
+	sampleLead := fs.IntSlice("sample-lead", nil, "with --records, sample only decisions where the mover's pip lead (the opponent's pip count less its own; negative when it trails) lies in LO,HI (default: all)")
 	sampleScores := fs.StringSlice("sample-scores", nil, "with --records, sample only decisions at these stages of play: "+benchset.StagesHelp+" (default: all)")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
@@ -78,6 +79,13 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if keepStage != nil && len(*records) == 0 {
 		return cli.Usagef("supervise: --sample-scores chooses among the decisions of --records")
+	}
+	keepDecision, err := decisionFilter(keepStage, *sampleLead)
+	if err != nil {
+		return err
+	}
+	if len(*sampleLead) > 0 && len(*records) == 0 {
+		return cli.Usagef("supervise: --sample-lead chooses among the decisions of --records")
 	}
 	var sampleClass [bgbot.NumClasses]bool
 	if len(*sampleClasses) > 0 {
@@ -169,7 +177,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		keep := sampleFilter(w, sampleClass, len(*sampleClasses) > 0, *sampleWindow)
 		if len(*records) > 0 {
 			var ds []bgbot.RecordedDecision
-			if ds, err = loadRecordedDecisions(*records, keepStage); err != nil {
+			if ds, err = loadRecordedDecisions(*records, keepDecision); err != nil {
 				return fmt.Errorf("supervise: %w", err)
 			}
 			boards, groups, err = bgbot.SampleRecordedDecisions(ctx, w, db, ds, *alternatives, keep, *positions)
@@ -242,6 +250,23 @@ func sampleFilter(w *bgbot.Weights, class [bgbot.NumClasses]bool, byClass bool, 
 		}
 		return true
 	}
+}
+
+// decisionFilter is the filter of recorded decisions by --sample-scores'
+// stages (keepStage, nil for all) and --sample-lead's LO,HI (the mover's
+// pip lead before the roll is played; empty for any): nil when it keeps
+// every decision.
+func decisionFilter(keepStage func(*backgammon.State) bool, lead []int) (func(*backgammon.State) bool, error) {
+	if len(lead) == 0 {
+		return keepStage, nil
+	}
+	if len(lead) != 2 || lead[0] > lead[1] {
+		return nil, cli.Usagef("supervise: --sample-lead takes LO,HI with LO <= HI, not %v", lead)
+	}
+	return func(s *backgammon.State) bool {
+		l := benchset.Lead(&s.Board)
+		return lead[0] <= l && l <= lead[1] && (keepStage == nil || keepStage(s))
+	}, nil
 }
 
 // classSet parses --classes into a set indexed by network class.

@@ -16,6 +16,9 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/engine/bgbot/benchset"
+	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/peertest"
 )
 
@@ -470,20 +473,10 @@ func TestSuperviseScores(t *testing.T) {
 	rec := "../../engine/bgbot/benchset/testdata/crawford-match5.mat"
 	decisions := func(stages ...string) int {
 		t.Helper()
-		var stdout, stderr bytes.Buffer
-		args := []string{"supervise", "--records", rec, "--positions", "100000", "--epochs", "1", "--out", filepath.Join(dir, "s.bgnet")}
-		if len(stages) > 0 {
-			args = append(args, "--sample-scores", strings.Join(stages, ","))
+		if len(stages) == 0 {
+			return sampledDecisions(t, dir, rec)
 		}
-		if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
-			t.Fatal(stages, code, stderr.String())
-		}
-		m := regexp.MustCompile(`sampled \d+ positions from (\d+) recorded decisions`).FindStringSubmatch(stdout.String())
-		if m == nil {
-			t.Fatalf("%v: no sampling line:\n%s", stages, stdout.String())
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
+		return sampledDecisions(t, dir, rec, "--sample-scores", strings.Join(stages, ","))
 	}
 	all := decisions()
 	before, crawford, post := decisions("before"), decisions("crawford"), decisions("post-crawford")
@@ -497,6 +490,77 @@ func TestSuperviseScores(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	for _, bad := range [][]string{{"--records", rec, "--sample-scores", "dmp"}, {"--sample-scores", "crawford"}} {
+		if code := run(context.Background(), append([]string{"supervise", "--positions", "5", "--out", filepath.Join(dir, "x.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d, want 2", bad, code)
+		}
+	}
+}
+
+// sampledDecisions runs supervise on the records rec with the extra
+// arguments and returns how many recorded decisions it sampled from.
+func sampledDecisions(t *testing.T, dir, rec string, extra ...string) int {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"supervise", "--records", rec, "--positions", "100000", "--epochs", "1", "--out", filepath.Join(dir, "s.bgnet")}, extra...)
+	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(extra, code, stderr.String())
+	}
+	m := regexp.MustCompile(`sampled \d+ positions from (\d+) recorded decisions`).FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("%v: no sampling line:\n%s", extra, stdout.String())
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// TestSuperviseLead samples the recorded match's decisions by the mover's
+// pip lead, alone and with a stage, counted against a walk of the record
+// itself; a range that is not LO,HI with LO <= HI, or one without
+// --records, is refused.
+func TestSuperviseLead(t *testing.T) {
+	dir := t.TempDir()
+	rec := "../../engine/bgbot/benchset/testdata/crawford-match5.mat"
+	m, err := recordfile.Load(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leads, stages := []int{}, []string{}
+	if err := record.Walk(m, func(p *record.Position) error {
+		if p.Action.Kind == record.Move {
+			leads = append(leads, benchset.Lead(&p.State.Board))
+			stages = append(stages, benchset.Stage(p.State))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	count := func(lo, hi int, stage string) int {
+		n := 0
+		for i, l := range leads {
+			if lo <= l && l <= hi && (stage == "" || stages[i] == stage) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		lo, hi int
+		stage  string
+	}{{20, 59, ""}, {-59, -20, ""}, {-19, 19, ""}, {0, 200, "crawford"}} {
+		want := count(c.lo, c.hi, c.stage)
+		args := []string{"--sample-lead", fmt.Sprintf("%d,%d", c.lo, c.hi)}
+		if c.stage != "" {
+			args = append(args, "--sample-scores", c.stage)
+		}
+		if want == 0 || want == len(leads) {
+			t.Fatalf("%v: %d of %d decisions: the case tells nothing", args, want, len(leads))
+		}
+		if got := sampledDecisions(t, dir, rec, args...); got != want {
+			t.Errorf("%v: sampled from %d decisions, the record has %d", args, got, want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	for _, bad := range [][]string{{"--records", rec, "--sample-lead", "20"}, {"--records", rec, "--sample-lead", "59,20"}, {"--sample-lead", "20,59"}} {
 		if code := run(context.Background(), append([]string{"supervise", "--positions", "5", "--out", filepath.Join(dir, "x.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
 			t.Errorf("%q: exit %d, want 2", bad, code)
 		}

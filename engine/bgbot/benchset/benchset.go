@@ -146,10 +146,15 @@ var Breakdown = []string{
 	"lead <= -60", "lead -59..-20", "lead -19..19", "lead 20..59", "lead >= 60",
 }
 
+// Lead is the pip lead of the side on roll: the opponent's pip count less
+// its own (negative when it trails).
+func Lead(b *backgammon.Board) int {
+	return pips(&b[backgammon.Opponent]) - pips(&b[backgammon.OnRoll])
+}
+
 // leadBand is the index into Breakdown of a contact position's pip lead.
 func leadBand(b *backgammon.Board) int {
-	lead := pips(&b[backgammon.Opponent]) - pips(&b[backgammon.OnRoll])
-	switch {
+	switch lead := Lead(b); {
 	case lead <= -60:
 		return 4
 	case lead <= -20:
