@@ -48,6 +48,16 @@ var decisionGroups = map[string]decisionGrouper{
 		}
 		return bgbot.ClassName(bgbot.Class(&b)), nil
 	},
+	// lead groups decisions by the pip lead of the side to play, in
+	// bgtrain benchmark's bands: where a network's judgement of who is
+	// ahead shows.
+	"lead": func(s situation) (string, error) {
+		b, err := gnubgid.DecodePosition(s.positionID)
+		if err != nil {
+			return "", fmt.Errorf("%s game %d: %w", s.file, s.game, err)
+		}
+		return benchset.LeadBand(&b), nil
+	},
 	"score": func(s situation) (string, error) {
 		if s.length == 0 {
 			return "money", nil
@@ -94,7 +104,7 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 	for _, n := range names {
 		g, ok := decisionGroups[n]
 		if !ok {
-			return nil, fmt.Errorf("--by %q: want class, score, stage, cube or kind", n)
+			return nil, fmt.Errorf("--by %q: want class, lead, score, stage, cube or kind", n)
 		}
 		gs = append(gs, g)
 	}
@@ -123,7 +133,7 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 }
 
 // byUsage is the help of --by.
-const byUsage = "groups of decisions: class (contact, crashed, race), score (away-away, Crawford), stage (money, before, crawford, post-crawford), cube (value and owner), kind (of cube decision: missed double, wrong take, ...); several give their combinations"
+const byUsage = "groups of decisions: class (contact, crashed, race), lead (the pip lead of the side to play, in bands of 20 and 60), score (away-away, Crawford), stage (money, before, crawford, post-crawford), cube (value and owner), kind (of cube decision: missed double, wrong take, ...); several give their combinations"
 
 // runVerdictCompare compares two runs' decisions, as gnubg-verdict
 // --decisions wrote them, record by record: records of the same name
@@ -131,7 +141,7 @@ const byUsage = "groups of decisions: class (contact, crashed, race), score (awa
 // is measured with the luck of the rolls shared.
 func runVerdictCompare(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "verdict-compare", "A.jsonl B.jsonl", stdout)
-	by := fs.StringSlice("by", nil, "also compare groups of chequer decisions: class (contact, crashed, race), score (away-away, Crawford), cube (value and owner); several give their combinations")
+	by := fs.StringSlice("by", nil, "also compare groups of chequer decisions: class (contact, crashed, race), lead (the pip lead of the side to play, in bands), score (away-away, Crawford), stage (money, before, crawford, post-crawford), cube (value and owner); several give their combinations")
 	if err := cli.Parse(fs, args, 2, 2); err != nil {
 		return err
 	}

@@ -152,6 +152,10 @@ func Lead(b *backgammon.Board) int {
 	return pips(&b[backgammon.Opponent]) - pips(&b[backgammon.OnRoll])
 }
 
+// LeadBand names the band of Breakdown that the side on roll's pip lead
+// falls in ("lead 20..59" and so on), whatever the position's class.
+func LeadBand(b *backgammon.Board) string { return Breakdown[leadBand(b)] }
+
 // leadBand is the index into Breakdown of a contact position's pip lead.
 func leadBand(b *backgammon.Board) int {
 	switch lead := Lead(b); {
