@@ -421,7 +421,7 @@ func ScoreMoves(set []MoveDecision, choose Chooser) []MoveScore {
 			}
 			stageRow := cubeRow + 3
 			in = append(in, stageRow+slices.Index(Stages, Stage(st)))
-			if !st.Money() && st.MatchLength-st.Score[0] == 1 && st.MatchLength-st.Score[1] == 1 {
+			if doubleMatchPoint(st) {
 				in = append(in, stageRow+len(Stages))
 			}
 		}

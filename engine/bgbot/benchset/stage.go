@@ -33,6 +33,12 @@ func Stage(s *backgammon.State) string {
 	return "before"
 }
 
+// doubleMatchPoint reports whether both sides of a match need 1 point:
+// the one score where only the win counts.
+func doubleMatchPoint(s *backgammon.State) bool {
+	return !s.Money() && s.MatchLength-s.Score[0] == 1 && s.MatchLength-s.Score[1] == 1
+}
+
 // StageFilter is a filter of states by the stages named (nil for none).
 func StageFilter(names []string) (func(*backgammon.State) bool, error) {
 	if len(names) == 0 {
