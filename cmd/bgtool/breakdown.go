@@ -123,12 +123,22 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	if err != nil {
 		return cli.Usagef("verdict-breakdown: %v", err)
 	}
-	ds, cs, err := verdict.ReadDecisionFiles(fs.Args())
-	if err != nil {
-		return fmt.Errorf("verdict-breakdown: %w", err)
+	// Each file's records stay apart: files of different runs name their
+	// matches alike (match5_0000.mat ...), and one interval unit a match
+	// keeps the intervals as wide as the matches make them.
+	var (
+		records        []verdict.Record
+		chequer, cubes int
+	)
+	for _, path := range fs.Args() {
+		ds, cs, err := verdict.ReadDecisionFiles([]string{path})
+		if err != nil {
+			return fmt.Errorf("verdict-breakdown: %w", err)
+		}
+		records = append(records, verdict.RecordsOf(ds, cs)...)
+		chequer, cubes = chequer+len(ds), cubes+len(cs)
 	}
-	records := verdict.RecordsOf(ds, cs)
-	fmt.Fprintf(stdout, "%d chequer decisions and %d cube decisions of %d records\n", len(ds), len(cs), len(records))
+	fmt.Fprintf(stdout, "%d chequer decisions and %d cube decisions of %d records\n", chequer, cubes, len(records))
 	return writeBreakdown(stdout, records, *by, groupers)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,6 +120,12 @@ func TestVerdictBreakdown(t *testing.T) {
 	}
 	if _, table2, _ := strings.Cut(again, "chequer error by class"); table2 != table+"cube error by class"+cubeTable {
 		t.Errorf("verdict-breakdown gives\n%s\nwhere gnubg-verdict gave\n%s", table2, table+cubeTable)
+	}
+	// Two files are two runs: a record of the same name in each (the
+	// same match number on other dice) stays two records.
+	twice, stderr, code := runTool(t, "verdict-breakdown", out, out)
+	if code != 0 || !strings.Contains(twice, fmt.Sprintf("%d chequer decisions and ", 2*lines)) || !strings.Contains(twice, " of 2 records") {
+		t.Errorf("the decisions file given twice: exit %d (%s), want %d chequer decisions of 2 records:\n%s", code, stderr, 2*lines, twice)
 	}
 	if _, stderr, code := runTool(t, "verdict-breakdown", f); code != 1 || !strings.Contains(stderr, "decisions line 1") {
 		t.Errorf("verdict-breakdown of a .mat file: exit %d, %q", code, stderr)
