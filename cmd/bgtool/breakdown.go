@@ -37,14 +37,23 @@ func cubeSituation(d verdict.CubeDecision) situation {
 	return situation{d.File, d.Game, d.PositionID, d.Length, d.Away(), d.OpponentAway(), d.Crawford, d.Cube, d.Owner, d.Kind()}
 }
 
+// board is the decision's position, seen from the side to play.
+func (s situation) board() (backgammon.Board, error) {
+	b, err := gnubgid.DecodePosition(s.positionID)
+	if err != nil {
+		return b, fmt.Errorf("%s game %d: %w", s.file, s.game, err)
+	}
+	return b, nil
+}
+
 // A decisionGrouper names the group a decision belongs to.
 type decisionGrouper func(s situation) (string, error)
 
 var decisionGroups = map[string]decisionGrouper{
 	"class": func(s situation) (string, error) {
-		b, err := gnubgid.DecodePosition(s.positionID)
+		b, err := s.board()
 		if err != nil {
-			return "", fmt.Errorf("%s game %d: %w", s.file, s.game, err)
+			return "", err
 		}
 		return bgbot.ClassName(bgbot.Class(&b)), nil
 	},
@@ -52,9 +61,9 @@ var decisionGroups = map[string]decisionGrouper{
 	// bgtrain benchmark's bands: where a network's judgement of who is
 	// ahead shows.
 	"lead": func(s situation) (string, error) {
-		b, err := gnubgid.DecodePosition(s.positionID)
+		b, err := s.board()
 		if err != nil {
-			return "", fmt.Errorf("%s game %d: %w", s.file, s.game, err)
+			return "", err
 		}
 		return benchset.LeadBand(&b), nil
 	},
