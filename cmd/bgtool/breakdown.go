@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -125,10 +127,15 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "verdict-breakdown", "FILE.jsonl...", stdout)
 	by := fs.StringSlice("by", []string{"class"}, byUsage)
+	confidence := fs.Float64("confidence", 0.95, "two-sided level of the intervals printed: 0.9833 holds a 0.05 error rate over three looks at growing runs (Bonferroni), say")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
 	}
 	groupers, err := decisionGroupers(*by)
+	if err != nil {
+		return cli.Usagef("verdict-breakdown: %v", err)
+	}
+	lv, err := levelOf(*confidence)
 	if err != nil {
 		return cli.Usagef("verdict-breakdown: %v", err)
 	}
@@ -148,7 +155,30 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 		chequer, cubes = chequer+len(ds), cubes+len(cs)
 	}
 	fmt.Fprintf(stdout, "%d chequer decisions and %d cube decisions of %d records\n", chequer, cubes, len(records))
-	return writeBreakdown(stdout, records, *by, groupers)
+	return writeBreakdown(stdout, records, *by, groupers, lv)
+}
+
+// A level is the confidence of the intervals printed. The verdict
+// package's intervals are normal ones at 95%, symmetric about their
+// value, so another level scales their half-width.
+type level struct {
+	percent string  // "95%"
+	scale   float64 // z at this level over z at 95%
+}
+
+var level95 = level{"95%", 1}
+
+func levelOf(confidence float64) (level, error) {
+	if !(confidence > 0 && confidence < 1) {
+		return level{}, fmt.Errorf("--confidence %g: want a level between 0 and 1, such as 0.95", confidence)
+	}
+	z := func(c float64) float64 { return math.Sqrt2 * math.Erfinv(c) }
+	return level{strconv.FormatFloat(100*confidence, 'f', -1, 64) + "%", z(confidence) / z(0.95)}, nil
+}
+
+// of rescales a 95% interval about v to the level.
+func (l level) of(v float64, interval [2]float64) [2]float64 {
+	return [2]float64{v - l.scale*(v-interval[0]), v + l.scale*(interval[1]-v)}
 }
 
 // byUsage is the help of --by.
@@ -288,11 +318,11 @@ func writeDecisions(path string, records []verdict.Record) error {
 }
 
 // writeBreakdown prints, for each group of chequer decisions, each
-// player's decisions, error rate (mEMG a decision, with a 95% interval
-// over the records) and error in all (EMG), so that a gap between two
+// player's decisions, error rate (mEMG a decision, with an interval at
+// level lv over the records) and error in all (EMG), so that a gap between two
 // players can be traced to where it lies; then the same for the close or
 // actual cube decisions, where the records have them.
-func writeBreakdown(w io.Writer, records []verdict.Record, names []string, groupers []decisionGrouper) error {
+func writeBreakdown(w io.Writer, records []verdict.Record, names []string, groupers []decisionGrouper, lv level) error {
 	key := groupKeyOf(groupers)
 	chequer, err := verdict.GroupDecisions(records, func(d verdict.Decision) (string, error) { return key(chequerSituation(d)) })
 	if err != nil {
@@ -304,14 +334,14 @@ func writeBreakdown(w io.Writer, records []verdict.Record, names []string, group
 	}
 	by := strings.Join(names, " and ")
 	if len(chequer) > 0 {
-		fmt.Fprintf(w, "\nchequer error by %s (decisions, mEMG a decision with a 95%% interval over the records, EMG in all)\n", by)
-		writeGroups(w, chequer, func(p verdict.Summary) (int, float64, [2]float64, float64) {
+		fmt.Fprintf(w, "\nchequer error by %s (decisions, mEMG a decision with a %s interval over the records, EMG in all)\n", by, lv.percent)
+		writeGroups(w, lv, chequer, func(p verdict.Summary) (int, float64, [2]float64, float64) {
 			return p.UnforcedMoves, p.ChequerRate(), p.ChequerInterval, p.ChequerError
 		}, func(g verdict.Gap) (float64, [2]float64) { return g.Chequer, g.ChequerInterval })
 	}
 	if len(cube) > 0 {
-		fmt.Fprintf(w, "\ncube error by %s (close or actual decisions, mEMG a decision with a 95%% interval over the records, EMG in all)\n", by)
-		writeGroups(w, cube, func(p verdict.Summary) (int, float64, [2]float64, float64) {
+		fmt.Fprintf(w, "\ncube error by %s (close or actual decisions, mEMG a decision with a %s interval over the records, EMG in all)\n", by, lv.percent)
+		writeGroups(w, lv, cube, func(p verdict.Summary) (int, float64, [2]float64, float64) {
 			return p.CubeDecisions, p.CubeRate(), p.CubeInterval, p.CubeError
 		}, func(g verdict.Gap) (float64, [2]float64) { return g.Cube, g.CubeInterval })
 	}
@@ -321,7 +351,7 @@ func writeBreakdown(w io.Writer, records []verdict.Record, names []string, group
 // writeGroups prints the groups in key order: each player's decisions,
 // rate with its interval and error in all, then the gap between two
 // players where both made decisions of the group.
-func writeGroups(w io.Writer, groups map[string][][2]verdict.Player,
+func writeGroups(w io.Writer, lv level, groups map[string][][2]verdict.Player,
 	figures func(verdict.Summary) (n int, rate float64, interval [2]float64, total float64),
 	gap func(verdict.Gap) (float64, [2]float64)) {
 	for _, k := range slices.Sorted(maps.Keys(groups)) {
@@ -333,11 +363,12 @@ func writeGroups(w io.Writer, groups map[string][][2]verdict.Player,
 				continue
 			}
 			played++
+			interval = lv.of(rate, interval)
 			fmt.Fprintf(w, "  %-12s %7d %6.2f [%5.2f, %5.2f] %8.3f\n", s.Name, n, rate, interval[0], interval[1], total)
 		}
 		if names := playerNames(groups[k]); len(names) == 2 && played == 2 {
 			v, interval := gap(verdict.GapOf(groups[k], names[0], names[1]))
-			fmt.Fprintf(w, "  %s less %s: %s\n", names[0], names[1], signedInterval(v, interval))
+			fmt.Fprintf(w, "  %s less %s: %s\n", names[0], names[1], signedInterval(v, lv.of(v, interval)))
 		}
 	}
 }

@@ -1,6 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -69,5 +76,57 @@ func TestLeadGroups(t *testing.T) {
 	}
 	if _, err := lead(situation{file: "x.mat", positionID: "not an ID"}); err == nil {
 		t.Error("a bad position ID gave no error")
+	}
+}
+
+// TestBreakdownConfidence prints verdict-breakdown's intervals at another
+// level: the same gap, its half-width scaled by the ratio of the normal
+// quantiles, and the level named in the header; a level outside (0, 1)
+// is a usage error.
+func TestBreakdownConfidence(t *testing.T) {
+	const contact = "4HPwATDgc/ABMA"
+	var lines strings.Builder
+	for m := range 12 {
+		file := fmt.Sprintf("run/m%d.mat", m)
+		for i, e := range []float64{0.002 * float64(m%5), 0.004 * float64(m%3)} {
+			player := []string{"bgbot", "gnubg0"}[i]
+			fmt.Fprintf(&lines, `{"file":%q,"game":1,"player":%q,"position_id":%q,"dice":"31","error":%g}`+"\n", file, player, contact, e)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	if err := os.WriteFile(path, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gapOf := func(args ...string) (header string, v, lo, hi float64) {
+		t.Helper()
+		stdout, stderr, code := runTool(t, append([]string{"verdict-breakdown", "--by", "kind"}, append(args, path)...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		h := regexp.MustCompile(`with a (\S+) interval`).FindStringSubmatch(stdout)
+		m := regexp.MustCompile(`bgbot less gnubg0: ([-+][0-9.]+) \[([-+][0-9.]+), ([-+][0-9.]+)\]`).FindStringSubmatch(stdout)
+		if h == nil || m == nil {
+			t.Fatalf("%v: no header or gap line:\n%s", args, stdout)
+		}
+		f := func(s string) float64 { x, _ := strconv.ParseFloat(s, 64); return x }
+		return h[1], f(m[1]), f(m[2]), f(m[3])
+	}
+	h95, v95, lo95, hi95 := gapOf()
+	h98, v98, lo98, hi98 := gapOf("--confidence", "0.98333")
+	if h95 != "95%" || h98 != "98.333%" {
+		t.Errorf("headers name %q and %q", h95, h98)
+	}
+	// bgbot errs 3.5 mEMG a decision on average, gnubg0 4: a gap of
+	// -0.5 with a half-width of a few mEMG.
+	if v95 != v98 || hi95-lo95 < 1 {
+		t.Fatalf("gaps %v and %v, 95%% interval [%v, %v]", v95, v98, lo95, hi95)
+	}
+	if got, want := (hi98-lo98)/(hi95-lo95), 2.394/1.960; math.Abs(got-want) > 0.01 {
+		t.Errorf("half-widths in the ratio %.4f, want %.4f", got, want)
+	}
+	for _, bad := range []string{"0", "1", "95"} {
+		if _, stderr, code := runTool(t, "verdict-breakdown", "--confidence", bad, path); code != 2 || !strings.Contains(stderr, "--confidence") {
+			t.Errorf("--confidence %s: exit %d, %q", bad, code, stderr)
+		}
 	}
 }

@@ -70,7 +70,7 @@ func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	if len(groupers) > 0 {
-		if err := writeBreakdown(stdout, records, *by, groupers); err != nil {
+		if err := writeBreakdown(stdout, records, *by, groupers, level95); err != nil {
 			return fmt.Errorf("gnubg-verdict: %w", err)
 		}
 	}
