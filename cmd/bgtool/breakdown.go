@@ -127,7 +127,7 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	fs := cli.NewFlags("bgtool", "verdict-breakdown", "FILE.jsonl...", stdout)
 	by := fs.StringSlice("by", []string{"class"}, byUsage)
-	confidence := fs.Float64("confidence", 0.95, "two-sided level of the intervals printed: 0.9833 holds a 0.05 error rate over three looks at growing runs (Bonferroni), say")
+	confidence := fs.Float64("confidence", 0.95, "two-sided level of the intervals printed: 0.98333 holds a 0.05 error rate over three looks at one growing run (Bonferroni), say")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
 		return err
 	}
