@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,27 +157,24 @@ func runVerdictBreakdown(args []string, stdout io.Writer) error {
 	return writeBreakdown(stdout, records, *by, groupers, lv)
 }
 
-// A level is the confidence of the intervals printed. The verdict
-// package's intervals are normal ones at 95%, symmetric about their
-// value, so another level scales their half-width.
+// A level is the confidence of the intervals printed.
 type level struct {
-	percent string  // "95%"
-	scale   float64 // z at this level over z at 95%
+	percent    string // "95%"
+	confidence float64
 }
 
-var level95 = level{"95%", 1}
+var level95 = level{"95%", 0.95}
 
 func levelOf(confidence float64) (level, error) {
 	if !(confidence > 0 && confidence < 1) {
 		return level{}, fmt.Errorf("--confidence %g: want a level between 0 and 1, such as 0.95", confidence)
 	}
-	z := func(c float64) float64 { return math.Sqrt2 * math.Erfinv(c) }
-	return level{strconv.FormatFloat(100*confidence, 'f', -1, 64) + "%", z(confidence) / z(0.95)}, nil
+	return level{strconv.FormatFloat(100*confidence, 'f', -1, 64) + "%", confidence}, nil
 }
 
-// of rescales a 95% interval about v to the level.
+// of turns a 95% interval about v from the verdict package into one at the level.
 func (l level) of(v float64, interval [2]float64) [2]float64 {
-	return [2]float64{v - l.scale*(v-interval[0]), v + l.scale*(interval[1]-v)}
+	return verdict.AtLevel(v, interval, l.confidence)
 }
 
 // byUsage is the help of --by.

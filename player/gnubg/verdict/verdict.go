@@ -357,6 +357,16 @@ func ratioStatistic(terms ...ratio) (float64, [2]float64) {
 	return 1000 * value, [2]float64{1000 * (value - half), 1000 * (value + half)}
 }
 
+// AtLevel turns an interval about v that this package gave (a normal
+// one at 95%, symmetric about v) into one at the two-sided level
+// confidence, in (0, 1): its half-width scales by the ratio of the normal
+// quantiles. At 0.95 it is the interval itself.
+func AtLevel(v float64, interval [2]float64, confidence float64) [2]float64 {
+	z := func(c float64) float64 { return math.Sqrt2 * math.Erfinv(c) }
+	scale := z(confidence) / z(0.95)
+	return [2]float64{v - scale*(v-interval[0]), v + scale*(interval[1]-v)}
+}
+
 // Gap is how much higher one player's error rates are than another's in
 // the records where both played (first's less second's, mEMG). Both
 // players' decisions in a record share its dice and its course, so the
