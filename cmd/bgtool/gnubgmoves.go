@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -22,9 +23,13 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 	f := newGnubgSetFlags("gnubg-moveset", "move set", "bgtrain benchmark --moves", stdout)
 	cubeful := f.fs.Bool("cubeful", false, "price each move by gnubg's cubeful equity at the decision's score and cube, in gnubg's normalised money equity, as its analysis of a match does (the set keeps each decision's match ID; records of games with the cube only)")
 	scores := f.fs.StringSlice("scores", nil, "with --cubeful, keep only decisions at these stages of play: "+benchset.StagesHelp+", before --stride (default: all)")
+	f.reprice = f.fs.String("reprice", "", "price the results of this move set again (cubeful if it is) instead of reading records, leaving alone decisions with one result; with bgtrain benchmark --narrow-out, a deeper judge of two players' differing choices")
 	bin, ms, err := f.parse(args)
 	if err != nil {
 		return err
+	}
+	if *f.reprice != "" {
+		return repriceMoves(ctx, f, bin, stdout, stderr)
 	}
 	keepStage, err := benchset.StageFilter(*scores)
 	switch {
@@ -74,6 +79,52 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("gnubg-moveset: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d results judged by gnubg%s at %d ply\n", *f.out, len(set), judged, with, *f.plies)
+	return nil
+}
+
+// repriceMoves prices a move set's results again at --plies: cubeful when
+// the set is, and only in decisions with more than one result, since a
+// lone result gives nothing up whatever its price. The decisions and their
+// order stay as they were.
+func repriceMoves(ctx context.Context, f *gnubgSetFlags, bin string, stdout, stderr io.Writer) error {
+	switch {
+	case *f.stride != 1 || *f.limit != 0 || len(*f.classes) > 0:
+		return cli.Usagef("gnubg-moveset: --reprice keeps every decision; --stride, --positions and --classes do not apply")
+	}
+	in, err := os.Open(*f.reprice)
+	if err != nil {
+		return fmt.Errorf("gnubg-moveset: %w", err)
+	}
+	set, err := benchset.ReadMoves(in)
+	in.Close()
+	if err != nil {
+		return fmt.Errorf("gnubg-moveset: %s: %w", *f.reprice, err)
+	}
+	cubeful := len(set) > 0 && set[0].State != nil
+	var priced []benchset.MoveDecision
+	var at []int
+	for i := range set {
+		if len(set[i].Results) > 1 {
+			priced = append(priced, set[i])
+			at = append(at, i)
+		}
+	}
+	begin := time.Now()
+	judged, err := priceResults(ctx, f, bin, priced, cubeful, stderr)
+	if err != nil {
+		return fmt.Errorf("gnubg-moveset: %w", err)
+	}
+	for k, i := range at {
+		set[i] = priced[k]
+	}
+	header := []string{
+		fmt.Sprintf("%s priced again by gnubg at %d ply (bgtool gnubg-moveset --reprice), decisions with one result left alone", *f.reprice, *f.plies),
+		fmt.Sprintf("%d decisions, %d with more than one result, %d results judged in %v", len(set), len(priced), judged, time.Since(begin).Round(time.Second)),
+	}
+	if err := atomicfile.Write(*f.out, func(w io.Writer) error { return benchset.WriteMoves(w, header, set) }); err != nil {
+		return fmt.Errorf("gnubg-moveset: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d results judged by gnubg at %d ply\n", *f.out, len(set), judged, *f.plies)
 	return nil
 }
 

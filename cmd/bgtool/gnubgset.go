@@ -31,6 +31,9 @@ type gnubgSetFlags struct {
 	classes                    *[]string
 	keepClass                  [bgbot.NumClasses]bool
 	fs                         *pflag.FlagSet
+	// reprice, when set and not empty, names a set to price again instead
+	// of records (gnubg-moveset --reprice).
+	reprice *string
 }
 
 func newGnubgSetFlags(command, what, reader string, stdout io.Writer) *gnubgSetFlags {
@@ -64,8 +67,15 @@ func (f *gnubgSetFlags) wanted(b *backgammon.Board) bool {
 
 // parse checks the flags and reads the records; it returns gnubg's path.
 func (f *gnubgSetFlags) parse(args []string) (string, []*record.Match, error) {
-	if err := cli.Parse(f.fs, args, 1, -1); err != nil {
+	if err := cli.Parse(f.fs, args, 0, -1); err != nil {
 		return "", nil, err
+	}
+	repricing := f.reprice != nil && *f.reprice != ""
+	switch n := f.fs.NArg(); {
+	case repricing && n > 0:
+		return "", nil, cli.Usagef("%s: --reprice reads no records, got %d arguments", f.command, n)
+	case !repricing && n == 0:
+		return "", nil, cli.Usagef("%s: want records (FILE.mat, FILE.sgf or a folder of them)", f.command)
 	}
 	switch {
 	case *f.out == "":

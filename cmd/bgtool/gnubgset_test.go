@@ -213,6 +213,80 @@ func TestGnubgMovesetCubeful(t *testing.T) {
 	}
 }
 
+// TestGnubgMovesetReprice prices a set narrowed to two choices again: at
+// the depth that priced the full set, each decision with two results gets
+// the full set's equities back (from a sentinel written in their place),
+// a decision with one result is left alone, and the movers and the order
+// stay. --reprice takes no records, and keeps every decision.
+func TestGnubgMovesetReprice(t *testing.T) {
+	bin := peertest.Gnubg(t)
+	dir := t.TempDir()
+	full, narrowed, repriced := filepath.Join(dir, "full.txt"), filepath.Join(dir, "narrow.txt"), filepath.Join(dir, "again.txt")
+	rec := "../../formats/mat/testdata/gnubg-7pt-cube.mat"
+	_, set := makeMoveSet(t, "--cubeful", "-q", "--plies", "0", "--gnubg", bin, "--out", full, rec)
+	played := func(d *benchset.MoveDecision) backgammon.Board { return d.Played }
+	first := func(d *benchset.MoveDecision) backgammon.Board { return d.Results[0].Board }
+	two, err := benchset.Narrow(set, played, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sentinel = 0.5
+	for i := range two {
+		two[i].Results = slices.Clone(two[i].Results)
+		for k := range two[i].Results {
+			two[i].Results[k].Equity = sentinel
+		}
+	}
+	f, err := os.Create(narrowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := benchset.WriteMoves(f, nil, two); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, again := makeMoveSet(t, "--reprice", narrowed, "--plies", "0", "-j", "2", "--gnubg", bin, "--out", repriced, "-q")
+	if len(again) != len(set) {
+		t.Fatalf("%d decisions priced again, %d narrowed", len(again), len(set))
+	}
+	priced := 0
+	for i, d := range again {
+		if d.Board != set[i].Board || d.Mover != set[i].Mover || d.Played != set[i].Played || len(d.Results) != len(two[i].Results) {
+			t.Fatalf("decision %d changed: %+v", i, d)
+		}
+		if len(d.Results) == 1 {
+			if d.Results[0].Equity != sentinel {
+				t.Errorf("decision %d: a lone result was priced again (%.5f)", i, d.Results[0].Equity)
+			}
+			continue
+		}
+		priced++
+		for _, r := range d.Results {
+			want := math.NaN()
+			for _, o := range set[i].Results {
+				if o.Board == r.Board {
+					want = o.Equity
+				}
+			}
+			if !(math.Abs(r.Equity-want) < 2e-5) {
+				t.Errorf("decision %d: priced again %.5f, the full set %.5f", i, r.Equity, want)
+			}
+		}
+	}
+	if priced == 0 || priced == len(again) {
+		t.Errorf("%d of %d decisions had two results", priced, len(again))
+	}
+	for _, bad := range [][]string{
+		{"--reprice", narrowed, "--out", repriced, rec},
+		{"--reprice", narrowed, "--stride", "2", "--out", repriced},
+		{"--out", repriced},
+	} {
+		if _, stderr, code := runTool(t, append([]string{"gnubg-moveset"}, bad...)...); code != 2 {
+			t.Errorf("%q: exit %d, %q", bad, code, stderr)
+		}
+	}
+}
+
 // gnubgHint runs gnubg's hint at 0 ply, cubeful, for a position and match
 // ID and returns the equities it lists, best first.
 func gnubgHint(t *testing.T, bin, pos, mid string, moves int) []float64 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/gamemill/gamemill/player/gnubg/verdict"
 )
 
 // benchsetCmd makes a benchmark set: self-play positions, each rolled out.
@@ -86,8 +88,16 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	raceGammons := fs.Bool("race-gammons", false, "count race gammons from one-sided distributions (the bgbot engine's --race-gammons; needs a 15-checker --bearoff)")
 	cubefulMoves := fs.Bool("cubeful-moves", false, "choose moves by cubeful equity (the bgbot engine's --cubeful-moves) in the decisions of a cubeful move set (bgtool gnubg-moveset --cubeful)")
 	versus := fs.StringSlice("versus", nil, "MAIN[,SECOND...]: also score, on the move set, another main network with its own --move-weights (the rest as set here), and the weights' loss less its decision by decision: two candidates on the same decisions")
+	narrowOut := fs.String("narrow-out", "", "with --choices, write the move set narrowed to the results the weights, the judge (and --versus) choose, for a deeper judge to price again (bgtool gnubg-moveset --reprice); one result where they agree")
+	confidence := fs.Float64("confidence", 0.95, "two-sided level of the decision-by-decision intervals")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
+	}
+	if !(*confidence > 0 && *confidence < 1) {
+		return cli.Usagef("benchmark: --confidence %g: want a level between 0 and 1, such as 0.95", *confidence)
+	}
+	if *narrowOut != "" && (*moves == "" || *choices == "") {
+		return cli.Usagef("benchmark: --narrow-out needs --moves and --choices")
 	}
 	if *plies < 0 || *plies > bgbot.MaxPlies {
 		return cli.Usagef("benchmark: --plies must be within 0..%d", bgbot.MaxPlies)
@@ -161,17 +171,21 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		kind = "cubeful normalised equity at the decision's score and cube"
 	}
 	fmt.Fprintf(stdout, "chequer play on %s (%s given up per decision, by the set's judge):\n", *moves, kind)
-	ours := benchset.ScoreMoves(decisions, benchset.BotChoice(bot))
+	ourChoice := remembered(benchset.BotChoice(bot))
+	ours := benchset.ScoreMoves(decisions, ourChoice)
 	if err := writeMoveScores(stdout, *moves, ours); err != nil {
 		return err
 	}
+	choosers := []benchset.Chooser{ourChoice}
 	if other != nil {
 		fmt.Fprintf(stdout, "chequer play of --versus %s on %s:\n", strings.Join(*versus, ","), *moves)
-		theirs := benchset.ScoreMoves(decisions, benchset.BotChoice(other))
+		otherChoice := remembered(benchset.BotChoice(other))
+		choosers = append(choosers, otherChoice)
+		theirs := benchset.ScoreMoves(decisions, otherChoice)
 		if err := writeMoveScores(stdout, *moves, theirs); err != nil {
 			return err
 		}
-		writePairedGaps(stdout, "--versus", ours, theirs)
+		writePairedGaps(stdout, "--versus", ours, theirs, *confidence)
 	}
 	if *choices == "" {
 		return nil
@@ -181,22 +195,82 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "the choices of %s's judge on %s:\n", *choices, *moves)
-	theirs := benchset.ScoreMoves(decisions, benchset.SetChoice(ref))
+	judgeChoice := benchset.SetChoice(ref)
+	choosers = append(choosers, judgeChoice)
+	theirs := benchset.ScoreMoves(decisions, judgeChoice)
 	if err := writeMoveScores(stdout, *moves, theirs); err != nil {
 		return err
 	}
-	writePairedGaps(stdout, "the judge", ours, theirs)
+	writePairedGaps(stdout, "the judge", ours, theirs, *confidence)
+	writeAgreements(stdout, decisions, ourChoice, judgeChoice)
+	if *narrowOut == "" {
+		return nil
+	}
+	narrowed, err := benchset.Narrow(decisions, choosers...)
+	if err != nil {
+		return fmt.Errorf("benchmark: --narrow-out: %w", err)
+	}
+	two := 0
+	for _, d := range narrowed {
+		if len(d.Results) > 1 {
+			two++
+		}
+	}
+	also := ""
+	if len(*versus) > 0 {
+		also = " and by --versus " + strings.Join(*versus, ",")
+	}
+	header := []string{
+		fmt.Sprintf("%s narrowed to the results chosen by %s, by %s's judge%s", *moves, nameOr(*weights, "the embedded weights"), *choices, also),
+		fmt.Sprintf("%d decisions, %d with more than one result; the equities are %s's", len(narrowed), two, *moves),
+	}
+	if err := writeAtomic(*narrowOut, func(w io.Writer) error { return benchset.WriteMoves(w, header, narrowed) }); err != nil {
+		return fmt.Errorf("benchmark: --narrow-out: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d where the choices differ\n", *narrowOut, len(narrowed), two)
 	return nil
 }
 
+// remembered is choose answering each decision once: the bot's choices
+// cost a search each, and a set is scored, checked and narrowed.
+func remembered(choose benchset.Chooser) benchset.Chooser {
+	seen := map[*benchset.MoveDecision]backgammon.Board{}
+	return func(d *benchset.MoveDecision) backgammon.Board {
+		if b, ok := seen[d]; ok {
+			return b
+		}
+		b := choose(d)
+		seen[d] = b
+		return b
+	}
+}
+
+// writeAgreements prints, for each player the set's decisions name, how
+// often its recorded move is the weights' choice and the judge's: the
+// check that a chooser plays as that player did.
+func writeAgreements(w io.Writer, set []benchset.MoveDecision, ours, judge benchset.Chooser) {
+	a, b := benchset.Agreements(set, ours), benchset.Agreements(set, judge)
+	if len(a) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "moves played in the records that are each one's choice:")
+	fmt.Fprintf(w, "%-19s %9s %12s %12s\n", "mover", "decisions", "the weights", "the judge")
+	for i := range a {
+		fmt.Fprintf(w, "%-19s %9d %11.2f%% %11.2f%%\n", a[i].Mover, a[i].Decisions,
+			100*float64(a[i].Same)/float64(a[i].Decisions), 100*float64(b[i].Same)/float64(b[i].Decisions))
+	}
+}
+
 // writePairedGaps prints the weights' loss less another player's (whose
-// name is who), decision by decision, row by row.
-func writePairedGaps(w io.Writer, who string, ours, theirs []benchset.MoveScore) {
-	fmt.Fprintf(w, "the weights' loss less %s's, decision by decision (mEMG a decision, 95%% interval):\n", who)
+// name is who), decision by decision, row by row, with intervals at the
+// two-sided level confidence.
+func writePairedGaps(w io.Writer, who string, ours, theirs []benchset.MoveScore, confidence float64) {
+	fmt.Fprintf(w, "the weights' loss less %s's, decision by decision (mEMG a decision, %s%% interval):\n", who, strconv.FormatFloat(100*confidence, 'f', -1, 64))
 	for i := range ours {
 		gap, half, n := benchset.PairedGap(ours[i], theirs[i])
 		if n > 1 {
-			fmt.Fprintf(w, "%-19s %9d %+8.2f [%+.2f, %+.2f]\n", ours[i].Name, n, 1000*gap, 1000*(gap-half), 1000*(gap+half))
+			in := verdict.AtLevel(gap, [2]float64{gap - half, gap + half}, confidence)
+			fmt.Fprintf(w, "%-19s %9d %+8.2f [%+.2f, %+.2f]\n", ours[i].Name, n, 1000*gap, 1000*in[0], 1000*in[1])
 		}
 	}
 }

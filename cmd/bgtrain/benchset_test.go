@@ -11,8 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
+	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/formats/record"
 )
 
 // benchset writes a set that benchmark reads and scores; bad flags and a
@@ -198,6 +201,114 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), c.args, nil, &stdout, &stderr); code != c.code || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr.String(), c.code, c.want)
+		}
+	}
+}
+
+// TestBenchmarkNarrowOut narrows a cubeful move set made from a record to
+// the bot's and the judge's choices: each decision keeps the judge's best
+// result and the bot's, one result where they agree. The players of the
+// record are checked against both choosers, and the decision-by-decision
+// intervals come at the level asked for.
+func TestBenchmarkNarrowOut(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Open("../../formats/mat/testdata/gnubg-7pt-cube.mat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mat.Read(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := benchset.DecisionsFromRecords([]*record.Match{m}, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The judge here: fewer pips left is better, so its best is known.
+	pipsLeft := func(b *backgammon.Board) float64 {
+		n := 0
+		for p, c := range b[backgammon.OnRoll] {
+			n += (p + 1) * int(c)
+		}
+		return float64(n)
+	}
+	for i := range set {
+		for k := range set[i].Results {
+			set[i].Results[k].Equity = -pipsLeft(&set[i].Results[k].Board) / 1000
+		}
+	}
+	moves, narrowed := filepath.Join(dir, "moves.txt"), filepath.Join(dir, "narrow.txt")
+	if err := writeAtomic(moves, func(w io.Writer) error { return benchset.WriteMoves(w, nil, set) }); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--moves", moves, "--choices", moves,
+		"--cubeful-moves", "--narrow-out", narrowed, "--confidence", "0.99"}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"less the judge's, decision by decision (mEMG a decision, 99% interval)",
+		"moves played in the records that are each one's choice",
+		"wrote " + narrowed,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("printed no %q:\n%s", want, out)
+		}
+	}
+	for _, p := range m.Players {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(strings.Join(strings.Fields(p), "_")) + ` +\d+ +[0-9.]+% +[0-9.]+%$`).MatchString(out) {
+			t.Errorf("no agreement row for %q:\n%s", p, out)
+		}
+	}
+	nf, err := os.Open(narrowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := benchset.ReadMoves(nf)
+	nf.Close()
+	if err != nil || len(got) != len(set) {
+		t.Fatalf("read %d narrowed decisions of %d: %v", len(got), len(set), err)
+	}
+	bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, CubefulMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	choose := benchset.BotChoice(bot)
+	differ := 0
+	for i := range got {
+		best := set[i].Results[0]
+		for _, r := range set[i].Results {
+			if r.Equity > best.Equity {
+				best = r
+			}
+		}
+		mine := choose(&set[i])
+		want := map[backgammon.Board]bool{best.Board: true, mine: true}
+		if len(got[i].Results) != len(want) {
+			t.Fatalf("decision %d: %d results, want %d", i, len(got[i].Results), len(want))
+		}
+		for _, r := range got[i].Results {
+			if !want[r.Board] {
+				t.Fatalf("decision %d keeps a result neither chose", i)
+			}
+		}
+		if len(want) == 2 {
+			differ++
+		}
+	}
+	if differ == 0 || !strings.Contains(out, fmt.Sprintf("%d where the choices differ", differ)) {
+		t.Errorf("%d decisions differ; printed:\n%s", differ, out)
+	}
+	for _, bad := range [][]string{
+		{"benchmark", "--moves", moves, "--narrow-out", narrowed},
+		{"benchmark", "--moves", moves, "--choices", moves, "--confidence", "1"},
+	} {
+		var o, e bytes.Buffer
+		if code := run(context.Background(), bad, nil, &o, &e); code != 2 {
+			t.Errorf("%v: exit %d, %s", bad, code, e.String())
 		}
 	}
 }

@@ -28,6 +28,11 @@ import (
 // from the mover's view (not turned round), with the mover's cubeless
 // equity there as the reference judged it.
 //
+// A decision taken from a game record may end with the move played there
+// and who played it, as played=RESULT_ID,NAME (white space in the name
+// written as '_'), so that a player's choices can be checked against what
+// it played. A narrowed set (Narrow) may hold a single result.
+//
 // A cubeful set adds each decision's gnubg match ID: the score, the cube
 // and its owner, the Crawford flag and, in money play, the Jacoby rule
 // (the cube is in use; a match has the Crawford rule). Its equities are
@@ -47,6 +52,10 @@ type MoveDecision struct {
 	// State is the match the decision was met in, with the roll set: the
 	// score and the cube (nil in a cubeless set).
 	State *backgammon.State
+	// Mover is who played the decision in the record it came from ("" when
+	// unknown), Played the position its move left.
+	Mover  string
+	Played backgammon.Board
 }
 
 // MoveResult is a legal move's result and the reference's equity of it for
@@ -107,7 +116,8 @@ func DecisionsFromRecords(ms []*record.Match, stride int, cubeful bool) ([]MoveD
 				return nil
 			}
 			if met++; (met-1)%stride == 0 {
-				out = append(out, MoveDecision{Board: p.Board, Dice: d, Results: results, State: st})
+				out = append(out, MoveDecision{Board: p.Board, Dice: d, Results: results, State: st,
+					Mover: moverName(m, p.State.Move), Played: p.Board.Apply(p.Move)})
 			}
 			return nil
 		})
@@ -116,6 +126,16 @@ func DecisionsFromRecords(ms []*record.Match, stride int, cubeful bool) ([]MoveD
 		}
 	}
 	return out, nil
+}
+
+// moverName is the record's name of player side, never empty and without
+// white space, as a move set writes it.
+func moverName(m *record.Match, side int) string {
+	name := strings.Join(strings.Fields(m.Players[side]), "_")
+	if name == "" {
+		name = fmt.Sprintf("player%d", side)
+	}
+	return name
 }
 
 // RecordedDecisions lists the chequer decisions of a standard backgammon
@@ -166,6 +186,9 @@ func WriteMoves(w io.Writer, header []string, set []MoveDecision) error {
 		for _, r := range d.Results {
 			fmt.Fprintf(bw, " %s:%.5f", gnubgid.EncodePosition(r.Board), r.Equity)
 		}
+		if d.Mover != "" {
+			fmt.Fprintf(bw, " %s%s,%s", playedPrefix, gnubgid.EncodePosition(d.Played), strings.Join(strings.Fields(d.Mover), "_"))
+		}
 		fmt.Fprintln(bw)
 	}
 	return bw.Flush()
@@ -183,8 +206,12 @@ func ReadMoves(r io.Reader) ([]MoveDecision, error) {
 			continue
 		}
 		f := strings.Fields(text)
-		if len(f) < 4 {
-			return nil, fmt.Errorf("line %d: %d fields, want a position ID, the dice and two results or more", line, len(f))
+		played := ""
+		if last := f[len(f)-1]; strings.HasPrefix(last, playedPrefix) {
+			played, f = strings.TrimPrefix(last, playedPrefix), f[:len(f)-1]
+		}
+		if len(f) < 3 {
+			return nil, fmt.Errorf("line %d: %d fields, want a position ID, the dice and one result or more", line, len(f))
 		}
 		var d MoveDecision
 		posID, matchID, cubeful := strings.Cut(f[0], ":")
@@ -230,6 +257,20 @@ func ReadMoves(r io.Reader) ([]MoveDecision, error) {
 			}
 			d.Results = append(d.Results, MoveResult{Board: rb, Equity: x})
 		}
+		if played != "" {
+			id, name, ok := strings.Cut(played, ",")
+			if !ok || name == "" {
+				return nil, fmt.Errorf("line %d: %s%s is not %sRESULT_ID,NAME", line, playedPrefix, played, playedPrefix)
+			}
+			pb, err := readBoard(id)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: played: %w", line, err)
+			}
+			if !legal[pb] {
+				return nil, fmt.Errorf("line %d: played: %s is not where a legal move of %s leaves position %s", line, id, f[1], f[0])
+			}
+			d.Mover, d.Played = name, pb
+		}
 		set = append(set, d)
 	}
 	if err := sc.Err(); err != nil {
@@ -237,6 +278,9 @@ func ReadMoves(r io.Reader) ([]MoveDecision, error) {
 	}
 	return set, nil
 }
+
+// playedPrefix starts a decision's last field when it names the move played.
+const playedPrefix = "played="
 
 // readMoveState reads a cubeful decision's match: a game in play, the
 // player on roll to move with the decision's dice.
@@ -474,4 +518,66 @@ func PairedGap(a, b MoveScore) (gap, halfWidth float64, n int) {
 	}
 	variance := (sq - float64(n)*gap*gap) / float64(n-1)
 	return gap, 1.96 * math.Sqrt(max(variance, 0)/float64(n)), n
+}
+
+// Narrow keeps, in each decision of set, only the results that some of the
+// choosers choose (in the set's order): one result where they all agree.
+// Priced again by a deeper judge, the narrowed set tells which of the
+// choices is better at the cost of the results they disagree on, and
+// ScoreMoves then gives nothing up where they agree. A choice the set
+// does not hold is an error.
+func Narrow(set []MoveDecision, choosers ...Chooser) ([]MoveDecision, error) {
+	out := make([]MoveDecision, len(set))
+	for i := range set {
+		d := &set[i]
+		chosen := map[backgammon.Board]bool{}
+		for _, choose := range choosers {
+			chosen[choose(d)] = true
+		}
+		n := *d
+		n.Results = nil
+		for _, r := range d.Results {
+			if chosen[r.Board] {
+				n.Results = append(n.Results, r)
+			}
+		}
+		if len(n.Results) != len(chosen) {
+			return nil, fmt.Errorf("benchset: decision %d (%s %d%d): a choice leaves a position the set does not hold",
+				i+1, gnubgid.EncodePosition(d.Board), d.Dice[0], d.Dice[1])
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// Agreement counts, for each mover the set's decisions name, its decisions
+// and how many of them choose played: the check that a chooser is the
+// player the records hold.
+type Agreement struct {
+	Mover           string
+	Decisions, Same int
+}
+
+// Agreements measures choose against the moves played, mover by mover in
+// the order first met; decisions without a mover are left out.
+func Agreements(set []MoveDecision, choose Chooser) []Agreement {
+	var out []Agreement
+	index := map[string]int{}
+	for i := range set {
+		d := &set[i]
+		if d.Mover == "" {
+			continue
+		}
+		k, ok := index[d.Mover]
+		if !ok {
+			k = len(out)
+			index[d.Mover] = k
+			out = append(out, Agreement{Mover: d.Mover})
+		}
+		out[k].Decisions++
+		if choose(d) == d.Played {
+			out[k].Same++
+		}
+	}
+	return out
 }

@@ -121,14 +121,18 @@ func TestReadMovesErrors(t *testing.T) {
 		t.Fatalf("good line: %v %v", set, err)
 	}
 	for text, want := range map[string]string{
-		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1":                    "line 1: 3 fields",
-		"# c\nnot-an-id 54 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:0":   "line 2: position ID",
-		"4HPwATDgc/ABMA 57 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:0":   "line 1: dice",
-		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ 4HPwATDg88IBMA:0":       "line 1: result 1: \"4HPwATDg8+ABIQ\" is not RESULT_ID:EQUITY",
-		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:x 4HPwATDg88IBMA:0":     "line 1: result 1: equity",
-		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 4HPwATDgc/ABMA:0":   "line 1: result 2: 4HPwATDgc/ABMA is not where a legal move",
-		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:9":   "line 1: result 2: equity",
-		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:nan 4HPwATDg88IBMA:0.1": "line 1: result 1: equity",
+		"4HPwATDgc/ABMA 54":                                              "line 1: 2 fields",
+		"4HPwATDgc/ABMA 54 played=4HPwATDg8+ABIQ,bob":                    "line 1: 2 fields",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 played=4HPwATDg8+ABIQ":     "is not played=RESULT_ID,NAME",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 played=zz,bob":             "line 1: played",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 played=4HPwATDgc/ABMA,bob": "line 1: played: 4HPwATDgc/ABMA is not where a legal move",
+		"# c\nnot-an-id 54 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:0":          "line 2: position ID",
+		"4HPwATDgc/ABMA 57 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:0":          "line 1: dice",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ 4HPwATDg88IBMA:0":              "line 1: result 1: \"4HPwATDg8+ABIQ\" is not RESULT_ID:EQUITY",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:x 4HPwATDg88IBMA:0":            "line 1: result 1: equity",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 4HPwATDgc/ABMA:0":          "line 1: result 2: 4HPwATDgc/ABMA is not where a legal move",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.1 4HPwATDg88IBMA:9":          "line 1: result 2: equity",
+		"4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:nan 4HPwATDg88IBMA:0.1":        "line 1: result 1: equity",
 	} {
 		if _, err := ReadMoves(strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", text, err, want)
@@ -139,6 +143,27 @@ func TestReadMovesErrors(t *testing.T) {
 // cubefulLine is a cubeful set's decision: a 7-point match at 0-0, the
 // cube centred, 21 to play.
 const cubefulLine = "4HPwATDgc/ABMA:cAnlAAAAAAAE 21 4HPwATDgc/ABFA:-0.03805 4HPwATDgc/ABIg:-0.02292"
+
+// A decision may hold one result (a narrowed set's agreement) and name the
+// move played and its player; both survive the file.
+func TestReadMovesPlayed(t *testing.T) {
+	const line = "4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.02868 played=4HPwATDg88IBMA,gnubg0"
+	set, err := ReadMoves(strings.NewReader(line + "\n"))
+	if err != nil || len(set) != 1 || len(set[0].Results) != 1 {
+		t.Fatalf("%v %v", set, err)
+	}
+	d := set[0]
+	if d.Mover != "gnubg0" || d.Played == d.Results[0].Board || d.Played == d.Board {
+		t.Errorf("read mover %q, played %v", d.Mover, d.Played)
+	}
+	var buf bytes.Buffer
+	if err := WriteMoves(&buf, nil, set); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), line) {
+		t.Errorf("wrote %q, want the line %q", buf.String(), line)
+	}
+}
 
 func TestReadMovesCubefulErrors(t *testing.T) {
 	set, err := ReadMoves(strings.NewReader(cubefulLine + "\n"))
@@ -262,6 +287,92 @@ func TestCubefulMoveSet(t *testing.T) {
 	}
 }
 
+// Narrow keeps the results two choosers choose, and each decision of a
+// record keeps who played it and what: in the record's own moves, each
+// player's choices are what Agreements counts.
+func TestNarrowAndAgreements(t *testing.T) {
+	m := readCubeMatch(t)
+	set, err := DecisionsFromRecords([]*record.Match{m}, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := func(d *MoveDecision) backgammon.Board { return d.Played }
+	first := func(d *MoveDecision) backgammon.Board { return d.Results[0].Board }
+	movers := map[string]int{}
+	for i := range set {
+		movers[set[i].Mover]++
+	}
+	if len(movers) != 2 || movers[m.Players[0]] == 0 || movers[m.Players[1]] == 0 {
+		t.Fatalf("movers %v, players %q", movers, m.Players)
+	}
+	ag := Agreements(set, played)
+	if len(ag) != 2 || ag[0].Same != ag[0].Decisions || ag[1].Same != ag[1].Decisions || ag[0].Decisions+ag[1].Decisions != len(set) {
+		t.Errorf("the moves played against themselves: %+v", ag)
+	}
+	ag = Agreements(set, first)
+	if same := ag[0].Same + ag[1].Same; same == len(set) {
+		t.Errorf("the first legal result is what was played in all %d decisions", same)
+	}
+	narrowed, err := Narrow(set, played, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	for i, d := range narrowed {
+		want := 2
+		if set[i].Played == set[i].Results[0].Board {
+			want = 1
+		} else {
+			differ++
+		}
+		if len(d.Results) != want || d.Mover != set[i].Mover || d.State != set[i].State {
+			t.Fatalf("decision %d narrowed to %d results, want %d", i, len(d.Results), want)
+		}
+		for _, r := range d.Results {
+			if r.Board != d.Played && r.Board != set[i].Results[0].Board {
+				t.Fatalf("decision %d keeps a result neither chose", i)
+			}
+		}
+	}
+	if differ == 0 || differ == len(set) {
+		t.Errorf("the choices differ in %d of %d decisions", differ, len(set))
+	}
+	// Priced, a narrowed set gives the losses of the two choices alone;
+	// where they agree, nothing is given up.
+	for i := range narrowed {
+		for k := range narrowed[i].Results {
+			narrowed[i].Results[k].Equity = -float64(pips(&narrowed[i].Results[k].Board[backgammon.OnRoll])) / 1000
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteMoves(&buf, nil, narrowed); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadMoves(&buf)
+	if err != nil || len(back) != len(narrowed) {
+		t.Fatalf("read back %d of %d: %v", len(back), len(narrowed), err)
+	}
+	a, b := ScoreMoves(back, played)[0], ScoreMoves(back, first)[0]
+	gap, _, n := PairedGap(a, b)
+	// The first result of a narrowed decision is still the first legal
+	// one, so each decision's gap is its price less the played move's.
+	var want float64
+	for _, d := range back {
+		for _, r := range d.Results {
+			if r.Board == d.Played {
+				want += d.Results[0].Equity - r.Equity
+			}
+		}
+	}
+	want /= float64(len(back))
+	if n != len(back) || math.Abs(gap-want) > 1e-9 {
+		t.Errorf("paired gap %.6f over %d decisions, want %.6f over %d", gap, n, want, len(back))
+	}
+	if _, err := Narrow(set, func(d *MoveDecision) backgammon.Board { return d.Board }); err == nil {
+		t.Error("a choice the set lacks was narrowed without an error")
+	}
+}
+
 // PairedGap pairs the decisions two scores both priced: figures worked by
 // hand.
 func TestPairedGap(t *testing.T) {
@@ -284,6 +395,7 @@ func FuzzReadMoves(f *testing.F) {
 	f.Add(cubefulLine + "\n")
 	f.Add("# comment\n\n0GfwgAzg88EBSA 63 0GfwgAzg88EREA:-0.01336 0GfwgAzg64MBFA:-0.13344 0GfwgAzC58EBFA:-0.08562\n")
 	f.Add("4HPwATDgc/ABMA 11 4HPwATDgc/ABMA:0 4HPwATDgc/ABMA:0\n")
+	f.Add("4HPwATDgc/ABMA 54 4HPwATDg8+ABIQ:0.02868 played=4HPwATDg88IBMA,gnubg0\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		set, err := ReadMoves(strings.NewReader(text))
 		if err != nil {
@@ -299,6 +411,7 @@ func FuzzReadMoves(f *testing.F) {
 		}
 		for i := range set {
 			if again[i].Board != set[i].Board || again[i].Dice != set[i].Dice || len(again[i].Results) != len(set[i].Results) ||
+				again[i].Mover != set[i].Mover || again[i].Played != set[i].Played ||
 				keyOf(&again[i], false) != keyOf(&set[i], false) {
 				t.Fatalf("round trip changed decision %d", i)
 			}
