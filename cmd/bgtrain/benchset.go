@@ -202,7 +202,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	writePairedGaps(stdout, "the judge", ours, theirs, *confidence)
-	writeAgreements(stdout, decisions, ourChoice, judgeChoice)
+	writeAgreements(stdout, decisions, ourChoice)
 	if *narrowOut == "" {
 		return nil
 	}
@@ -246,15 +246,16 @@ func remembered(choose benchset.Chooser) benchset.Chooser {
 }
 
 // writeAgreements prints, for each player the set's decisions name, how
-// often its recorded move is the weights' choice and the judge's: the
-// check that a chooser plays as that player did.
-func writeAgreements(w io.Writer, set []benchset.MoveDecision, ours, judge benchset.Chooser) {
-	a, b := benchset.Agreements(set, ours), benchset.Agreements(set, judge)
+// often its recorded move is the weights' choice and one of the set's best
+// results (the judge's choice, ties included): the check that a chooser
+// plays as that player did.
+func writeAgreements(w io.Writer, set []benchset.MoveDecision, ours benchset.Chooser) {
+	a, b := benchset.Agreements(set, ours), benchset.PlayedBest(set)
 	if len(a) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "moves played in the records that are each one's choice:")
-	fmt.Fprintf(w, "%-19s %9s %12s %12s\n", "mover", "decisions", "the weights", "the judge")
+	fmt.Fprintf(w, "%-19s %9s %12s %12s\n", "mover", "decisions", "the weights", "a best one")
 	for i := range a {
 		fmt.Fprintf(w, "%-19s %9d %11.2f%% %11.2f%%\n", a[i].Mover, a[i].Decisions,
 			100*float64(a[i].Same)/float64(a[i].Decisions), 100*float64(b[i].Same)/float64(b[i].Decisions))

@@ -561,6 +561,27 @@ type Agreement struct {
 // Agreements measures choose against the moves played, mover by mover in
 // the order first met; decisions without a mover are left out.
 func Agreements(set []MoveDecision, choose Chooser) []Agreement {
+	return agreements(set, func(d *MoveDecision) bool { return choose(d) == d.Played })
+}
+
+// PlayedBest counts, mover by mover as Agreements does, the decisions
+// whose move played is one of the set's best results: the judge's choice,
+// ties included (a lost position prices many moves alike).
+func PlayedBest(set []MoveDecision) []Agreement {
+	return agreements(set, func(d *MoveDecision) bool {
+		best, played := math.Inf(-1), math.NaN()
+		for _, r := range d.Results {
+			best = math.Max(best, r.Equity)
+			if r.Board == d.Played {
+				played = r.Equity
+			}
+		}
+		return played == best
+	})
+}
+
+// agreements counts, mover by mover, the decisions where same holds.
+func agreements(set []MoveDecision, same func(d *MoveDecision) bool) []Agreement {
 	var out []Agreement
 	index := map[string]int{}
 	for i := range set {
@@ -575,7 +596,7 @@ func Agreements(set []MoveDecision, choose Chooser) []Agreement {
 			out = append(out, Agreement{Mover: d.Mover})
 		}
 		out[k].Decisions++
-		if choose(d) == d.Played {
+		if same(d) {
 			out[k].Same++
 		}
 	}

@@ -313,6 +313,25 @@ func TestNarrowAndAgreements(t *testing.T) {
 	if same := ag[0].Same + ag[1].Same; same == len(set) {
 		t.Errorf("the first legal result is what was played in all %d decisions", same)
 	}
+	// PlayedBest counts a move played that ties with the best.
+	priced := make([]MoveDecision, len(set))
+	for i, d := range set {
+		priced[i] = d
+		priced[i].Results = make([]MoveResult, len(d.Results))
+		for k, r := range d.Results {
+			priced[i].Results[k] = MoveResult{Board: r.Board, Equity: -float64(k)}
+			if r.Board == d.Played {
+				priced[i].Results[k].Equity = 0 // tied with the first result
+			}
+		}
+	}
+	if pb := PlayedBest(priced); pb[0].Same != pb[0].Decisions || pb[1].Same != pb[1].Decisions {
+		t.Errorf("moves played tied with the best: %+v", pb)
+	}
+	priced[0].Results[0].Equity = 1
+	if pb := PlayedBest(priced); pb[0].Same+pb[1].Same != len(set)-1 && priced[0].Played != priced[0].Results[0].Board {
+		t.Errorf("one move played below the best: %+v", pb)
+	}
 	narrowed, err := Narrow(set, played, first)
 	if err != nil {
 		t.Fatal(err)
