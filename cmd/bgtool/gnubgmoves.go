@@ -137,8 +137,7 @@ func repriceMoves(ctx context.Context, f *gnubgSetFlags, bin string, stdout, std
 func priceResults(ctx context.Context, f *gnubgSetFlags, bin string, set []benchset.MoveDecision, cubeful bool, stderr io.Writer) (int, error) {
 	type result struct{ decision, k int }
 	var pending []result
-	var boards []backgammon.Board  // cubeless: the results turned round
-	var states []*backgammon.State // cubeful: the opponent on roll after the move
+	var boards []backgammon.Board // cubeless: the results turned round
 	scales := make([]*bgbot.MoverEquity, len(set))
 	checkers := backgammon.Standard.Checkers()
 	for n := range set {
@@ -156,7 +155,6 @@ func priceResults(ctx context.Context, f *gnubgSetFlags, bin string, set []bench
 					d.Results[k].Equity = x
 					continue
 				}
-				states = append(states, d.ResultState(k))
 			} else {
 				if p, over := bgbot.Outcome(&r.Board, checkers); over {
 					d.Results[k].Equity = float64(p.Equity())
@@ -171,7 +169,10 @@ func priceResults(ctx context.Context, f *gnubgSetFlags, bin string, set []bench
 	var err error
 	if cubeful {
 		var x []float64
-		if x, err = gnubg.JudgeCubeful(ctx, bin, *f.plies, *f.jobs, states, f.progress(stderr)); err == nil {
+		// Each result's match is made as gnubg judges it, not held with the
+		// millions of others a few thousand matches give.
+		state := func(i int) *backgammon.State { return set[pending[i].decision].ResultState(pending[i].k) }
+		if x, err = gnubg.JudgeCubeful(ctx, bin, *f.plies, *f.jobs, len(pending), state, f.progress(stderr)); err == nil {
 			for i, r := range pending {
 				values[i] = scales[r.decision].Opponent(x[i])
 			}

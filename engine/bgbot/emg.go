@@ -2,6 +2,7 @@ package bgbot
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
@@ -22,6 +23,11 @@ type MoverEquity struct {
 	lose     float64 // L, in a match
 }
 
+// sharedMET is the default table parsed once for the scales, which only
+// read it: parsed for each of them, as before, the tables of the 470,000
+// decisions of 4,000 matches held gigabytes and took minutes to make.
+var sharedMET = sync.OnceValues(DefaultMET)
+
 // NewMoverEquity returns the scale for the player on roll of s (a game in
 // play with the cube; money or a match of at most the default table's
 // length, longer ones clamped to it).
@@ -33,7 +39,7 @@ func NewMoverEquity(s *backgammon.State) (*MoverEquity, error) {
 	if s.Money() {
 		return e, nil
 	}
-	met, err := DefaultMET()
+	met, err := sharedMET()
 	if err != nil {
 		return nil, err
 	}

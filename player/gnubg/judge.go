@@ -47,16 +47,20 @@ func Judge(ctx context.Context, bin string, plies, jobs int, boards []backgammon
 }
 
 // JudgeCubeful asks gnubg (the program bin, at plies) for the cubeful
-// equity of each state's position before the roll for its player on roll
+// equity of n states' positions before the roll for its player on roll
 // (Player.CubefulEquity: cubeful money equity in units of the cube, or the
-// match winning chance in a match), sharing the work as Judge does.
-func JudgeCubeful(ctx context.Context, bin string, plies, jobs int, states []*backgammon.State, progress func(done, total int)) ([]float64, error) {
-	out := make([]float64, len(states))
-	err := shareOut(ctx, bin, plies, jobs, len(states), progress, func(ctx context.Context, p *Player) (func(i int) error, error) {
+// match winning chance in a match), sharing the work as Judge does. The
+// states come from state(i), asked for as each is judged and possibly from
+// several goroutines at once, so that millions of them need not be held
+// in memory together.
+func JudgeCubeful(ctx context.Context, bin string, plies, jobs, n int, state func(i int) *backgammon.State, progress func(done, total int)) ([]float64, error) {
+	out := make([]float64, n)
+	err := shareOut(ctx, bin, plies, jobs, n, progress, func(ctx context.Context, p *Player) (func(i int) error, error) {
 		return func(i int) error {
-			x, err := p.CubefulEquity(ctx, states[i])
+			s := state(i)
+			x, err := p.CubefulEquity(ctx, s)
 			if err != nil {
-				pos, mid := gnubgid.Encode(states[i])
+				pos, mid := gnubgid.Encode(s)
 				return fmt.Errorf("position %s:%s: %w", pos, mid, err)
 			}
 			out[i] = x
