@@ -14,8 +14,8 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
-	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/recordfile"
 )
 
 // benchset writes a set that benchmark reads and scores; bad flags and a
@@ -212,12 +212,7 @@ func TestBenchmarkSecondOpinions(t *testing.T) {
 // intervals come at the level asked for.
 func TestBenchmarkNarrowOut(t *testing.T) {
 	dir := t.TempDir()
-	f, err := os.Open("../../formats/mat/testdata/gnubg-7pt-cube.mat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := mat.Read(f)
-	f.Close()
+	m, err := recordfile.Load("../../formats/mat/testdata/gnubg-7pt-cube.mat")
 	if err != nil {
 		t.Fatal(err)
 	}
