@@ -88,7 +88,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	raceGammons := fs.Bool("race-gammons", false, "count race gammons from one-sided distributions (the bgbot engine's --race-gammons; needs a 15-checker --bearoff)")
 	cubefulMoves := fs.Bool("cubeful-moves", false, "choose moves by cubeful equity (the bgbot engine's --cubeful-moves) in the decisions of a cubeful move set (bgtool gnubg-moveset --cubeful)")
 	versus := fs.StringSlice("versus", nil, "MAIN[,SECOND...]: also score, on the move set, another main network with its own --move-weights (the rest as set here), and the weights' loss less its decision by decision: two candidates on the same decisions")
-	narrowOut := fs.String("narrow-out", "", "with --choices, write the move set narrowed to the results the weights, the judge (and --versus) choose, for a deeper judge to price again (bgtool gnubg-moveset --reprice); one result where they agree")
+	narrowOut := fs.String("narrow-out", "", "with --choices or --versus, write the move set narrowed to the results the weights, --versus and the judge of --choices choose, for a deeper judge to price again (bgtool gnubg-moveset --reprice); one result where they agree")
 	confidence := fs.Float64("confidence", 0.95, "two-sided level of the decision-by-decision intervals")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
@@ -96,8 +96,8 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if !(*confidence > 0 && *confidence < 1) {
 		return cli.Usagef("benchmark: --confidence %g: want a level between 0 and 1, such as 0.95", *confidence)
 	}
-	if *narrowOut != "" && (*moves == "" || *choices == "") {
-		return cli.Usagef("benchmark: --narrow-out needs --moves and --choices")
+	if *narrowOut != "" && (*moves == "" || *choices == "" && len(*versus) == 0) {
+		return cli.Usagef("benchmark: --narrow-out needs --moves, and --choices or --versus")
 	}
 	if *plies < 0 || *plies > bgbot.MaxPlies {
 		return cli.Usagef("benchmark: --plies must be within 0..%d", bgbot.MaxPlies)
@@ -176,36 +176,43 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err := writeMoveScores(stdout, *moves, ours); err != nil {
 		return err
 	}
-	choosers := []benchset.Chooser{ourChoice}
+	choosers, names := []benchset.Chooser{ourChoice}, []string{nameOr(*weights, "the embedded weights")}
 	if other != nil {
 		fmt.Fprintf(stdout, "chequer play of --versus %s on %s:\n", strings.Join(*versus, ","), *moves)
 		otherChoice := remembered(benchset.BotChoice(other))
 		choosers = append(choosers, otherChoice)
+		names = append(names, "--versus "+strings.Join(*versus, ","))
 		theirs := benchset.ScoreMoves(decisions, otherChoice)
 		if err := writeMoveScores(stdout, *moves, theirs); err != nil {
 			return err
 		}
 		writePairedGaps(stdout, "--versus", ours, theirs, *confidence)
 	}
-	if *choices == "" {
-		return nil
+	if *choices != "" {
+		ref, err := readMoveSet(*choices)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "the choices of %s's judge on %s:\n", *choices, *moves)
+		judgeChoice := benchset.SetChoice(ref)
+		choosers = append(choosers, judgeChoice)
+		names = append(names, *choices+"'s judge")
+		theirs := benchset.ScoreMoves(decisions, judgeChoice)
+		if err := writeMoveScores(stdout, *moves, theirs); err != nil {
+			return err
+		}
+		writePairedGaps(stdout, "the judge", ours, theirs, *confidence)
+		writeAgreements(stdout, decisions, ourChoice)
 	}
-	ref, err := readMoveSet(*choices)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "the choices of %s's judge on %s:\n", *choices, *moves)
-	judgeChoice := benchset.SetChoice(ref)
-	choosers = append(choosers, judgeChoice)
-	theirs := benchset.ScoreMoves(decisions, judgeChoice)
-	if err := writeMoveScores(stdout, *moves, theirs); err != nil {
-		return err
-	}
-	writePairedGaps(stdout, "the judge", ours, theirs, *confidence)
-	writeAgreements(stdout, decisions, ourChoice)
 	if *narrowOut == "" {
 		return nil
 	}
+	return writeNarrowed(stdout, *narrowOut, *moves, decisions, choosers, names)
+}
+
+// writeNarrowed writes the move set narrowed to the results the choosers
+// (named by names) choose, for a deeper judge to price again.
+func writeNarrowed(stdout io.Writer, path, moves string, decisions []benchset.MoveDecision, choosers []benchset.Chooser, names []string) error {
 	narrowed, err := benchset.Narrow(decisions, choosers...)
 	if err != nil {
 		return fmt.Errorf("benchmark: --narrow-out: %w", err)
@@ -216,18 +223,14 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 			two++
 		}
 	}
-	also := ""
-	if len(*versus) > 0 {
-		also = " and by --versus " + strings.Join(*versus, ",")
-	}
 	header := []string{
-		fmt.Sprintf("%s narrowed to the results chosen by %s, by %s's judge%s", *moves, nameOr(*weights, "the embedded weights"), *choices, also),
-		fmt.Sprintf("%d decisions, %d with more than one result; the equities are %s's", len(narrowed), two, *moves),
+		fmt.Sprintf("%s narrowed to the results chosen by %s", moves, strings.Join(names, ", ")),
+		fmt.Sprintf("%d decisions, %d with more than one result; the equities are %s's", len(narrowed), two, moves),
 	}
-	if err := writeAtomic(*narrowOut, func(w io.Writer) error { return benchset.WriteMoves(w, header, narrowed) }); err != nil {
+	if err := writeAtomic(path, func(w io.Writer) error { return benchset.WriteMoves(w, header, narrowed) }); err != nil {
 		return fmt.Errorf("benchmark: --narrow-out: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d where the choices differ\n", *narrowOut, len(narrowed), two)
+	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d where the choices differ\n", path, len(narrowed), two)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -296,6 +297,42 @@ func TestBenchmarkNarrowOut(t *testing.T) {
 	}
 	if differ == 0 || !strings.Contains(out, fmt.Sprintf("%d where the choices differ", differ)) {
 		t.Errorf("%d decisions differ; printed:\n%s", differ, out)
+	}
+	// --versus alone narrows to the two networks' choices: a random
+	// network's differ from the default's, and the default's stay.
+	random, err := bgbot.NewRandomWeights(16, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomPath := filepath.Join(dir, "random.bgnet")
+	if err := writeAtomic(randomPath, func(w io.Writer) error { _, err := random.WriteTo(w); return err }); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"benchmark", "--set", "../../engine/bgbot/testdata/benchset.txt", "--moves", moves,
+		"--cubeful-moves", "--versus", randomPath, "--narrow-out", narrowed}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("--versus --narrow-out: exit %d: %s", code, stderr.String())
+	}
+	if nf, err = os.Open(narrowed); err != nil {
+		t.Fatal(err)
+	}
+	got, err = benchset.ReadMoves(nf)
+	nf.Close()
+	if err != nil || len(got) != len(set) {
+		t.Fatalf("read %d narrowed decisions of %d: %v", len(got), len(set), err)
+	}
+	differ = 0
+	for i := range got {
+		mine := choose(&set[i])
+		if !slices.ContainsFunc(got[i].Results, func(r benchset.MoveResult) bool { return r.Board == mine }) {
+			t.Fatalf("decision %d lost the default's choice", i)
+		}
+		if len(got[i].Results) == 2 {
+			differ++
+		}
+	}
+	if differ == 0 || !strings.Contains(stdout.String(), fmt.Sprintf("%d where the choices differ", differ)) {
+		t.Errorf("%d decisions differ from a random network's; printed:\n%s", differ, stdout.String())
 	}
 	for _, bad := range [][]string{
 		{"benchmark", "--moves", moves, "--narrow-out", narrowed},
