@@ -7,12 +7,14 @@ import (
 	"testing"
 )
 
-// TestPreviousWeights reads the previous default pairs (weights/previous,
-// not embedded; docs/bgbot.md): V8 and W9, whose contact and crashed
-// networks the seventeenth and twenty-first sessions fitted again, and
-// V11 and W12, whose crashed networks the twenty-first session fitted
-// with the race features. Each is the default network of its role but
-// for those networks.
+// TestPreviousWeights reads the previous default networks
+// (weights/previous, not embedded; docs/bgbot.md): V8 and W9, whose
+// contact and crashed networks the seventeenth and twenty-first sessions
+// fitted again; V11 and W12, whose crashed networks the twenty-first
+// session fitted with the race features; and V13, whose contact and
+// crashed networks the twenty-sixth session's default (V15) fitted to
+// gnubg's labels of trailing positions. Each is the default network of
+// its role but for those networks.
 func TestPreviousWeights(t *testing.T) {
 	for _, c := range []struct {
 		file     string
@@ -21,7 +23,8 @@ func TestPreviousWeights(t *testing.T) {
 	}{
 		{"weights/previous/v8.bgnet", DefaultWeights, []int{ClassContact, ClassCrashed}},
 		{"weights/previous/w9.bgnet", DefaultSecondWeights, []int{ClassContact, ClassCrashed}},
-		{"weights/previous/v11.bgnet", DefaultWeights, []int{ClassCrashed}},
+		{"weights/previous/v11.bgnet", DefaultWeights, []int{ClassContact, ClassCrashed}},
+		{"weights/previous/v13.bgnet", DefaultWeights, []int{ClassContact, ClassCrashed}},
 		{"weights/previous/w12.bgnet", DefaultSecondWeights, []int{ClassCrashed}},
 	} {
 		base, err := c.defaults()
