@@ -259,12 +259,7 @@ func TestBenchmarkNarrowOut(t *testing.T) {
 			t.Errorf("no agreement row for %q:\n%s", p, out)
 		}
 	}
-	nf, err := os.Open(narrowed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := benchset.ReadMoves(nf)
-	nf.Close()
+	got, err := readMoveSet(narrowed)
 	if err != nil || len(got) != len(set) {
 		t.Fatalf("read %d narrowed decisions of %d: %v", len(got), len(set), err)
 	}
@@ -313,11 +308,7 @@ func TestBenchmarkNarrowOut(t *testing.T) {
 		"--cubeful-moves", "--versus", randomPath, "--narrow-out", narrowed}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("--versus --narrow-out: exit %d: %s", code, stderr.String())
 	}
-	if nf, err = os.Open(narrowed); err != nil {
-		t.Fatal(err)
-	}
-	got, err = benchset.ReadMoves(nf)
-	nf.Close()
+	got, err = readMoveSet(narrowed)
 	if err != nil || len(got) != len(set) {
 		t.Fatalf("read %d narrowed decisions of %d: %v", len(got), len(set), err)
 	}
