@@ -186,8 +186,8 @@ func WriteMoves(w io.Writer, header []string, set []MoveDecision) error {
 		for _, r := range d.Results {
 			fmt.Fprintf(bw, " %s:%.5f", gnubgid.EncodePosition(r.Board), r.Equity)
 		}
-		if d.Mover != "" {
-			fmt.Fprintf(bw, " %s%s,%s", playedPrefix, gnubgid.EncodePosition(d.Played), strings.Join(strings.Fields(d.Mover), "_"))
+		if name := strings.Join(strings.Fields(d.Mover), "_"); name != "" {
+			fmt.Fprintf(bw, " %s%s,%s", playedPrefix, gnubgid.EncodePosition(d.Played), name)
 		}
 		fmt.Fprintln(bw)
 	}
