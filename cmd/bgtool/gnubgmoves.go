@@ -87,8 +87,7 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 // lone result gives nothing up whatever its price. The decisions and their
 // order stay as they were.
 func repriceMoves(ctx context.Context, f *gnubgSetFlags, bin string, stdout, stderr io.Writer) error {
-	switch {
-	case *f.stride != 1 || *f.limit != 0 || len(*f.classes) > 0:
+	if *f.stride != 1 || *f.limit != 0 || len(*f.classes) > 0 {
 		return cli.Usagef("gnubg-moveset: --reprice keeps every decision; --stride, --positions and --classes do not apply")
 	}
 	in, err := os.Open(*f.reprice)
