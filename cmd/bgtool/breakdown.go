@@ -166,8 +166,8 @@ type level struct {
 var level95 = level{"95%", 0.95}
 
 func levelOf(confidence float64) (level, error) {
-	if !(confidence > 0 && confidence < 1) {
-		return level{}, fmt.Errorf("--confidence %g: want a level between 0 and 1, such as 0.95", confidence)
+	if err := verdict.CheckLevel(confidence); err != nil {
+		return level{}, err
 	}
 	return level{strconv.FormatFloat(100*confidence, 'f', -1, 64) + "%", confidence}, nil
 }

@@ -93,8 +93,8 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
-	if !(*confidence > 0 && *confidence < 1) {
-		return cli.Usagef("benchmark: --confidence %g: want a level between 0 and 1, such as 0.95", *confidence)
+	if err := verdict.CheckLevel(*confidence); err != nil {
+		return cli.Usagef("benchmark: %v", err)
 	}
 	if *narrowOut != "" && (*moves == "" || *choices == "" && len(*versus) == 0) {
 		return cli.Usagef("benchmark: --narrow-out needs --moves, and --choices or --versus")
@@ -171,7 +171,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 		kind = "cubeful normalised equity at the decision's score and cube"
 	}
 	fmt.Fprintf(stdout, "chequer play on %s (%s given up per decision, by the set's judge):\n", *moves, kind)
-	ourChoice := remembered(benchset.BotChoice(bot))
+	ourChoice := benchset.Remember(benchset.BotChoice(bot))
 	ours := benchset.ScoreMoves(decisions, ourChoice)
 	if err := writeMoveScores(stdout, *moves, ours); err != nil {
 		return err
@@ -179,7 +179,7 @@ func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
 	choosers, names := []benchset.Chooser{ourChoice}, []string{nameOr(*weights, "the embedded weights")}
 	if other != nil {
 		fmt.Fprintf(stdout, "chequer play of --versus %s on %s:\n", strings.Join(*versus, ","), *moves)
-		otherChoice := remembered(benchset.BotChoice(other))
+		otherChoice := benchset.Remember(benchset.BotChoice(other))
 		choosers = append(choosers, otherChoice)
 		names = append(names, "--versus "+strings.Join(*versus, ","))
 		theirs := benchset.ScoreMoves(decisions, otherChoice)
@@ -232,20 +232,6 @@ func writeNarrowed(stdout io.Writer, path, moves string, decisions []benchset.Mo
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d decisions, %d where the choices differ\n", path, len(narrowed), two)
 	return nil
-}
-
-// remembered is choose answering each decision once: the bot's choices
-// cost a search each, and a set is scored, checked and narrowed.
-func remembered(choose benchset.Chooser) benchset.Chooser {
-	seen := map[*benchset.MoveDecision]backgammon.Board{}
-	return func(d *benchset.MoveDecision) backgammon.Board {
-		if b, ok := seen[d]; ok {
-			return b
-		}
-		b := choose(d)
-		seen[d] = b
-		return b
-	}
 }
 
 // writeAgreements prints, for each player the set's decisions name, how

@@ -520,6 +520,21 @@ func PairedGap(a, b MoveScore) (gap, halfWidth float64, n int) {
 	return gap, 1.96 * math.Sqrt(max(variance, 0)/float64(n)), n
 }
 
+// Remember is choose answering each decision once (by its place in
+// memory): a bot's choice costs a search, and a set is often scored,
+// checked and narrowed with the same chooser.
+func Remember(choose Chooser) Chooser {
+	seen := map[*MoveDecision]backgammon.Board{}
+	return func(d *MoveDecision) backgammon.Board {
+		if b, ok := seen[d]; ok {
+			return b
+		}
+		b := choose(d)
+		seen[d] = b
+		return b
+	}
+}
+
 // Narrow keeps, in each decision of set, only the results that some of the
 // choosers choose (in the set's order): one result where they all agree.
 // Priced again by a deeper judge, the narrowed set tells which of the

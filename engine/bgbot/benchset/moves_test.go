@@ -724,3 +724,25 @@ func defaultPlayer(tb testing.TB, cfg bgbot.Config) *bgbot.Bot {
 	}
 	return bot
 }
+
+// Remember asks its chooser once a decision, and answers as it did.
+func TestRemember(t *testing.T) {
+	set := []MoveDecision{{Board: backgammon.Board{}}, {Dice: [2]int{2, 1}}}
+	calls := 0
+	choose := Remember(func(d *MoveDecision) backgammon.Board {
+		calls++
+		b := d.Board
+		b[0][0] = int8(d.Dice[0])
+		return b
+	})
+	for range 3 {
+		for i := range set {
+			if got := choose(&set[i]); got[0][0] != int8(set[i].Dice[0]) {
+				t.Fatalf("decision %d answered %v", i, got)
+			}
+		}
+	}
+	if calls != len(set) {
+		t.Errorf("the chooser was asked %d times for %d decisions", calls, len(set))
+	}
+}

@@ -357,6 +357,15 @@ func ratioStatistic(terms ...ratio) (float64, [2]float64) {
 	return 1000 * value, [2]float64{1000 * (value - half), 1000 * (value + half)}
 }
 
+// CheckLevel reports a two-sided confidence level outside (0, 1), as a
+// --confidence flag's error.
+func CheckLevel(confidence float64) error {
+	if !(confidence > 0 && confidence < 1) {
+		return fmt.Errorf("--confidence %g: want a level between 0 and 1, such as 0.95", confidence)
+	}
+	return nil
+}
+
 // AtLevel turns an interval about v that this package gave (a normal
 // one at 95%, symmetric about v) into one at the two-sided level
 // confidence, in (0, 1): its half-width scales by the ratio of the normal
