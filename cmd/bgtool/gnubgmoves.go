@@ -29,6 +29,10 @@ func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	if *f.reprice != "" {
+		if *cubeful || len(*scores) > 0 {
+			// The set decides: a cubeful set keeps each decision's match state.
+			return cli.Usagef("gnubg-moveset: --reprice prices cubeful if the set is; --cubeful and --scores do not apply")
+		}
 		return repriceMoves(ctx, f, bin, stdout, stderr)
 	}
 	keepStage, err := benchset.StageFilter(*scores)

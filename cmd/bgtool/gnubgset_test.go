@@ -279,6 +279,8 @@ func TestGnubgMovesetReprice(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--reprice", narrowed, "--out", repriced, rec},
 		{"--reprice", narrowed, "--stride", "2", "--out", repriced},
+		{"--reprice", narrowed, "--cubeful", "--out", repriced},
+		{"--reprice", narrowed, "--scores", "crawford", "--out", repriced},
 		{"--out", repriced},
 	} {
 		if _, stderr, code := runTool(t, append([]string{"gnubg-moveset"}, bad...)...); code != 2 {
