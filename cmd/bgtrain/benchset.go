@@ -302,7 +302,7 @@ type networkClass struct {
 
 // networkClasses lists them in the order bgtrain reports them.
 func networkClasses() []networkClass {
-	return []networkClass{{"contact", bgbot.ClassContact}, {"crashed", bgbot.ClassCrashed}, {"race", bgbot.ClassRace}}
+	return []networkClass{{"contact", bgbot.ClassContact}, {"crashed", bgbot.ClassCrashed}, {"leading", bgbot.ClassLeading}, {"race", bgbot.ClassRace}}
 }
 
 // writeHiddenUse prints how many hidden units of each network do any work

@@ -315,7 +315,7 @@ func reviveIdle(ctx context.Context, w *bgbot.Weights, seed uint64, stdout io.Wr
 // splitCrashed gives w's crashed positions a network of their own, a copy
 // of the contact network (bgbot.Weights.SplitCrashed), unless w has one.
 func splitCrashed(w *bgbot.Weights, stdout io.Writer) (*bgbot.Weights, error) {
-	if w.Classes() == bgbot.NumClasses {
+	if w.Classes() > bgbot.ClassCrashed {
 		return w, nil
 	}
 	split, err := w.SplitCrashed()
@@ -323,5 +323,20 @@ func splitCrashed(w *bgbot.Weights, stdout io.Writer) (*bgbot.Weights, error) {
 		return nil, err
 	}
 	fmt.Fprintln(stdout, "crashed positions now have their own network (a copy of the contact network)")
+	return split, nil
+}
+
+// splitLeading gives w's leading positions (bgbot.ClassLeading) a network
+// of their own, a copy of the contact network, unless w has one; w needs a
+// crashed network first.
+func splitLeading(w *bgbot.Weights, stdout io.Writer) (*bgbot.Weights, error) {
+	if w.Classes() > bgbot.ClassLeading {
+		return w, nil
+	}
+	split, err := w.SplitLeading()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "contact positions where the side on roll leads by %d pips or more now have their own network (a copy of the contact network)\n", bgbot.LeadingPips)
 	return split, nil
 }

@@ -61,8 +61,8 @@ func TestTrainWiden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Layout != bgbot.LayoutV2 || w.Hidden != 12 || w.Games != 20 || w.Classes() != bgbot.NumClasses {
-		t.Errorf("layout %d hidden %d games %d classes %d, want 2, 12, 20, %d", w.Layout, w.Hidden, w.Games, w.Classes(), bgbot.NumClasses)
+	if w.Layout != bgbot.LayoutV2 || w.Hidden != 12 || w.Games != 20 || w.Classes() != bgbot.ClassCrashed+1 {
+		t.Errorf("layout %d hidden %d games %d classes %d, want 2, 12, 20, %d", w.Layout, w.Hidden, w.Games, w.Classes(), bgbot.ClassCrashed+1)
 	}
 	for _, args := range [][]string{
 		{"train", "--widen", "--layout", "2"},                                   // no --resume

@@ -40,13 +40,14 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	optimizer := fs.String("optimizer", "sgd", "how the fit steps: sgd (one step per position, --alpha the step) or adam (mini-batches of --batch positions with the Adam rule, --alpha Adam's step size, about 0.001)")
 	batch := fs.Int("batch", 64, "positions per mini-batch with --optimizer adam")
 	rank := fs.Float64("rank", 0, "with --optimizer adam, also fit the equity differences between the positions of one decision's candidate moves, weighted by this (the default networks were fitted at 50 and 25; needs labels sampled with --alternatives, which record the decisions)")
-	classes := fs.StringSlice("classes", []string{"contact", "crashed", "race"}, "networks to fit (contact, crashed, race): positions the others judge are left out of the fit, so those networks stay as they are")
+	classes := fs.StringSlice("classes", []string{"contact", "crashed", "leading", "race"}, "networks to fit (contact, crashed, leading, race): positions the others judge are left out of the fit, so those networks stay as they are")
 	layout := fs.Int("layout", 0, "first widen the starting network to this input layout (3 adds race features for races, 4 for crashed positions too), keeping what it computes; 0 keeps its layout")
-	sampleClasses := fs.StringSlice("sample-classes", nil, "sample only positions that these networks judge (contact, crashed, race), --positions of them, so that no labelling is spent on the others (default: all)")
+	sampleClasses := fs.StringSlice("sample-classes", nil, "sample only positions that these networks judge (contact, crashed, leading, race), --positions of them, so that no labelling is spent on the others (default: all)")
 	sampleWindow := fs.Float64Slice("sample-window", nil, "sample only positions whose 0-ply win chance for the side on roll (by --from's network) lies in LO,HI: the doubling window, where a cube network's errors turn into wrong decisions (default: all)")
 	bearoffFile := fs.String("bearoff", "", "bearoff database file (bgtrain makebearoff) whose exact positions are not sampled and that the network's own labels use (default: 10 checkers, built)")
 	hidden := fs.Int("hidden", 0, "first widen the starting network to this many hidden units, keeping what it computes (new units start small, from --seed); 0 keeps its size")
 	crashed := fs.Bool("crashed", false, "first give crashed positions a network of their own, starting as a copy of the contact network (nothing changes when the starting network has one)")
+	leading := fs.Bool("leading", false, fmt.Sprintf("then give contact positions where the side on roll leads the race by %d pips or more, the positions a trailing side's moves leave, a network of their own (leading), starting as a copy of the contact network (nothing changes when the starting network has one)", bgbot.LeadingPips))
 	gnubgBin := fs.String("gnubg", "gnubg", "gnubg program for --teacher gnubg (a bare name is looked for on PATH, then in /usr/games)")
 	records := fs.StringSlice("records", nil, "game records (.mat or .sgf files, or directories of them) whose chequer decisions give the positions to label instead of self-play: the positions the move played and the 1+--alternatives best 0-ply moves leave, each once, --positions at most")
 	sampleLead := fs.IntSlice("sample-lead", nil, "with --records, sample only decisions where the mover's pip lead (the opponent's pip count less its own; negative when it trails) lies in LO,HI (default: all)")
@@ -139,10 +140,18 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("supervise: %w", err)
 		}
 	}
-	// Without a crashed network the contact network judges crashed
-	// positions, so fitting "crashed" alone would quietly fit it instead.
+	if *leading {
+		if w, err = splitLeading(w, stdout); err != nil {
+			return fmt.Errorf("supervise: %w", err)
+		}
+	}
+	// Without a crashed (leading) network the contact network judges
+	// those positions, so fitting that class alone would quietly fit it.
 	if fitClass[bgbot.ClassCrashed] && !fitClass[bgbot.ClassContact] && w.Classes() <= bgbot.ClassCrashed {
 		return cli.Usagef("supervise: --classes crashed: the starting network %q has no crashed network (add --crashed to give it one)", *from)
+	}
+	if fitClass[bgbot.ClassLeading] && !fitClass[bgbot.ClassContact] && w.Classes() <= bgbot.ClassLeading {
+		return cli.Usagef("supervise: --classes leading: the starting network %q has no leading network (add --leading to give it one)", *from)
 	}
 	var pruner *bgbot.Pruner
 	if !*noPrune && *teacher == "self" { // gnubg's labels need no pruner of ours
@@ -280,7 +289,7 @@ func classSet(names []string) ([bgbot.NumClasses]bool, error) {
 			}
 		}
 		if !found {
-			return set, cli.Usagef("supervise: --classes takes contact, crashed and race, not %q", name)
+			return set, cli.Usagef("supervise: --classes takes contact, crashed, leading and race, not %q", name)
 		}
 	}
 	return set, nil

@@ -142,7 +142,7 @@ func TestSuperviseCommand(t *testing.T) {
 	var crash backgammon.Board
 	crash[backgammon.OnRoll][0], crash[backgammon.OnRoll][6], crash[backgammon.OnRoll][12] = 10, 2, 3
 	crash[backgammon.Opponent][19], crash[backgammon.Opponent][12], crash[backgammon.Opponent][7], crash[backgammon.Opponent][5] = 2, 5, 3, 5
-	if bgbot.Class(&crash) != bgbot.ClassCrashed || plain.Classes() == bgbot.NumClasses {
+	if bgbot.Class(&crash) != bgbot.ClassCrashed || plain.Classes() > bgbot.ClassCrashed {
 		t.Fatalf("test setup: class %d, the starting network has %d classes", bgbot.Class(&crash), plain.Classes())
 	}
 	withCrash := filepath.Join(dir, "crash.bin")
@@ -159,7 +159,7 @@ func TestSuperviseCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if crashFit.Classes() != bgbot.NumClasses {
+	if crashFit.Classes() != bgbot.ClassCrashed+1 {
 		t.Errorf("--crashed: %d networks", crashFit.Classes())
 	}
 	if before, after := plain.NewEvaluator().Evaluate(crash), crashFit.NewEvaluator().Evaluate(crash); before == after {
@@ -168,6 +168,44 @@ func TestSuperviseCommand(t *testing.T) {
 	for _, d := range once {
 		if bgbot.Class(&d.Board) == bgbot.ClassContact && plain.NewEvaluator().Evaluate(d.Board) != crashFit.NewEvaluator().Evaluate(d.Board) {
 			t.Fatalf("--crashed --classes crashed moved a contact position's judgement")
+		}
+	}
+	// --leading then gives it a leading network; fitting that alone moves
+	// a leading position's judgement and leaves the other positions' as
+	// they were.
+	var lead backgammon.Board
+	lead[backgammon.OnRoll][23], lead[backgammon.OnRoll][12], lead[backgammon.OnRoll][7], lead[backgammon.OnRoll][5] = 2, 5, 3, 5
+	lead[backgammon.Opponent][23], lead[backgammon.Opponent][12], lead[backgammon.Opponent][7], lead[backgammon.Opponent][5] = 5, 3, 2, 5
+	if bgbot.Class(&lead) != bgbot.ClassContact || lead.Pips(backgammon.Opponent)-lead.Pips(backgammon.OnRoll) < bgbot.LeadingPips {
+		t.Fatalf("test setup: class %d, lead %d", bgbot.Class(&lead), lead.Pips(backgammon.Opponent)-lead.Pips(backgammon.OnRoll))
+	}
+	withLead := filepath.Join(dir, "lead.bin")
+	if f, err := os.Create(withLead); err != nil {
+		t.Fatal(err)
+	} else if err := bgbot.WriteLabelled(f, append(once, bgbot.Labelled{Board: lead, Probs: bgbot.Probs{0.99, 0.5}})); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if code := run(ctx, []string{"supervise", "--from", split, "--labels", withLead, "--classes", "leading", "--out", filepath.Join(dir, "y.bgnet")}, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "no leading network") {
+		t.Errorf("--classes leading without a leading network: exit %d, stderr %q; want 2 and the reason", code, stderr.String())
+	}
+	leadFile := filepath.Join(dir, "leading.bgnet")
+	if code := run(ctx, []string{"supervise", "--from", split, "--labels", withLead, "--leading", "--classes", "leading", "--epochs", "3", "--alpha", "0.05", "--out", leadFile}, nil, &stdout, &stderr); code != 0 {
+		t.Fatal(code, stderr.String())
+	}
+	leadFit, err := loadWeights(leadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if leadFit.Classes() != bgbot.NumClasses || leadFit.NetClass(&lead) != bgbot.ClassLeading {
+		t.Fatalf("--leading: %d networks, the leading position judged by network %d", leadFit.Classes(), leadFit.NetClass(&lead))
+	}
+	if before, after := crashFit.NewEvaluator().Evaluate(lead), leadFit.NewEvaluator().Evaluate(lead); before == after {
+		t.Errorf("--leading --classes leading: the leading position still judged %v", after)
+	}
+	for _, d := range append(once, bgbot.Labelled{Board: crash}) {
+		if leadFit.NetClass(&d.Board) != bgbot.ClassLeading && crashFit.NewEvaluator().Evaluate(d.Board) != leadFit.NewEvaluator().Evaluate(d.Board) {
+			t.Fatalf("--leading --classes leading moved the judgement of a position the leading network does not judge")
 		}
 	}
 	// Without --crashed, a network with no crashed network cannot fit

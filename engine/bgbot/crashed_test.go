@@ -69,7 +69,7 @@ func TestSplitCrashed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if split.Classes() != NumClasses {
+	if split.Classes() != ClassCrashed+1 {
 		t.Fatalf("split weights have %d classes", split.Classes())
 	}
 	if _, err := split.SplitCrashed(); err == nil {
@@ -83,7 +83,7 @@ func TestSplitCrashed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if read.Classes() != NumClasses {
+	if read.Classes() != ClassCrashed+1 {
 		t.Fatalf("read back %d classes", read.Classes())
 	}
 
@@ -104,7 +104,7 @@ func TestSplitCrashed(t *testing.T) {
 
 	// Widening keeps all three networks and what they compute.
 	wide, err := read.Widen(LayoutV2, read.Hidden+4, SeededRand(5))
-	if err != nil || wide.Classes() != NumClasses {
+	if err != nil || wide.Classes() != ClassCrashed+1 {
 		t.Fatalf("widened: %v classes, %v", wide.Classes(), err)
 	}
 	we := wide.NewEvaluator()
@@ -133,10 +133,12 @@ func TestSplitCrashed(t *testing.T) {
 	}
 
 	// A file claiming another number of classes is refused.
-	data := append([]byte(nil), buf.Bytes()...)
-	data[8] = 4
-	if _, err := ParseWeights(data); !errors.Is(err, ErrBadWeights) {
-		t.Errorf("4 classes: %v", err)
+	for _, classes := range []byte{1, 4, 5} {
+		data := append([]byte(nil), buf.Bytes()...)
+		data[8] = classes
+		if _, err := ParseWeights(data); !errors.Is(err, ErrBadWeights) {
+			t.Errorf("%d classes: %v", classes, err)
+		}
 	}
 }
 
@@ -153,7 +155,7 @@ func TestTrainCrashed(t *testing.T) {
 	if _, err := Train(context.Background(), w, TrainConfig{Games: 30, Alpha: 0.1, AlphaEnd: 0.05, Lambda: 0.7, Seed: 2, Workers: 2, SyncEvery: 5}); err != nil {
 		t.Fatal(err)
 	}
-	if w.Classes() != NumClasses {
+	if w.Classes() != ClassCrashed+1 {
 		t.Fatalf("%d classes after training", w.Classes())
 	}
 	if equalFloats(w.nets[ClassCrashed].w1, w.nets[ClassContact].w1) {

@@ -55,7 +55,7 @@ func (w *Weights) eachActivation(boards []backgammon.Board, class int, f func(hi
 	ev := w.NewEvaluator()
 	count := 0
 	for i := range boards {
-		if Class(&boards[i]) != class {
+		if w.netClassOf(&boards[i]) != class {
 			continue
 		}
 		ev.forward(&boards[i])

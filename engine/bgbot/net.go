@@ -14,18 +14,30 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 )
 
-// Net classes: which network judges a position. Weights hold either the
-// first two (contact positions, crashed ones included, go to the contact
-// network) or all three.
+// Net classes: which network judges a position. Weights hold the first
+// two (contact positions, crashed ones included, go to the contact
+// network), three, or all four.
 const (
 	ClassContact = iota // the sides can still hit or block each other
 	ClassRace           // no contact: a pure race
 	ClassCrashed        // contact, but one side's position has collapsed (see Crashed)
+	// ClassLeading is a network's class, never a position's (Class does
+	// not return it): contact positions that are not crashed and where
+	// the side on roll leads the race by LeadingPips or more. They are the
+	// positions a trailing side's moves leave, where fitting the contact
+	// network to more of them cost it elsewhere.
+	ClassLeading
 	NumClasses
 )
 
-// ClassName is a class's name in flags and reports: contact, race or
-// crashed.
+// LeadingPips is the pip lead of the side on roll from which a contact
+// position goes to the leading network, where the weights have one. Even
+// positions (leads within 19 before the roll) never leave one at 30 or
+// more.
+const LeadingPips = 30
+
+// ClassName is a class's name in flags and reports: contact, race,
+// crashed or leading.
 func ClassName(class int) string {
 	switch class {
 	case ClassContact:
@@ -34,13 +46,17 @@ func ClassName(class int) string {
 		return "race"
 	case ClassCrashed:
 		return "crashed"
+	case ClassLeading:
+		return "leading"
 	}
 	return fmt.Sprintf("class %d", class)
 }
 
-// ParseClass is the class ClassName names; ok is false for any other name.
+// ParseClass is the position class ClassName names (contact, race or
+// crashed); ok is false for any other name, "leading" included, since
+// Class never returns ClassLeading.
 func ParseClass(name string) (class int, ok bool) {
-	for c := range NumClasses {
+	for c := range ClassLeading {
 		if ClassName(c) == name {
 			return c, true
 		}
@@ -114,15 +130,16 @@ type Weights struct {
 	Layout int    // input layout: LayoutV1..LayoutLast
 	Hidden int    // hidden units per network
 	Games  uint64 // self-play games trained on
-	nets   []*net // by class; 2 or NumClasses long
+	nets   []*net // by class; 2 to NumClasses long
 }
 
-// Classes reports how many networks w holds: 2 (contact and race) or
-// NumClasses (a crashed network as well).
+// Classes reports how many networks w holds: 2 (contact and race), 3 (a
+// crashed network as well) or NumClasses (a leading network too).
 func (w *Weights) Classes() int { return len(w.nets) }
 
 // netFor returns the network that judges positions of class c: the
-// contact network for crashed positions when w has no crashed network.
+// contact network for crashed or leading positions when w has no network
+// of their own.
 func (w *Weights) netFor(c int) (*net, int) {
 	if c >= len(w.nets) {
 		c = ClassContact
@@ -130,10 +147,22 @@ func (w *Weights) netFor(c int) (*net, int) {
 	return w.nets[c], c
 }
 
-// NetClass reports which of w's networks judges b: its class, or
-// ClassContact for a crashed position when w has no crashed network.
+// NetClass reports which of w's networks judges b: its class, ClassLeading
+// for a contact position the leading network judges, or ClassContact for a
+// crashed or leading position when w has no network of its own for it.
 func (w *Weights) NetClass(b *backgammon.Board) int {
-	_, c := w.netFor(Class(b))
+	_, c := w.netFor(w.netClassOf(b))
+	return c
+}
+
+// netClassOf is b's class, or ClassLeading where w has a leading network
+// and b belongs to it.
+func (w *Weights) netClassOf(b *backgammon.Board) int {
+	c := Class(b)
+	if c == ClassContact && len(w.nets) > ClassLeading &&
+		b.Pips(backgammon.Opponent)-b.Pips(backgammon.OnRoll) >= LeadingPips {
+		return ClassLeading
+	}
 	return c
 }
 
@@ -143,6 +172,19 @@ func (w *Weights) NetClass(b *backgammon.Board) int {
 func (w *Weights) SplitCrashed() (*Weights, error) {
 	if len(w.nets) != minClasses {
 		return nil, fmt.Errorf("split crashed: weights already have %d classes", len(w.nets))
+	}
+	c := w.Clone()
+	c.nets = append(c.nets, w.nets[ClassContact].clone())
+	return c, nil
+}
+
+// SplitLeading returns a copy of w with a leading network (ClassLeading)
+// that starts as a copy of the contact network, so the copy computes
+// exactly what w computes until training specialises it. w must have a
+// crashed network and no leading one.
+func (w *Weights) SplitLeading() (*Weights, error) {
+	if len(w.nets) != ClassLeading {
+		return nil, fmt.Errorf("split leading: weights have %d classes, want %d (contact, race and crashed)", len(w.nets), ClassLeading)
 	}
 	c := w.Clone()
 	c.nets = append(c.nets, w.nets[ClassContact].clone())
@@ -330,8 +372,8 @@ func ParseWeights(data []byte) (*Weights, error) {
 		return nil, fmt.Errorf("%w: input layout %d, want %d..%d", ErrBadWeights, layout, LayoutV1, LayoutLast)
 	}
 	classes := int(le.Uint16(data[8:]))
-	if o, in := le.Uint16(data[10:]), le.Uint32(data[12:]); (classes != minClasses && classes != NumClasses) || o != NumOutputs || int(in) != inputs {
-		return nil, fmt.Errorf("%w: shape %d classes, %d outputs, %d inputs; want %d or %d, %d, %d for layout %d",
+	if o, in := le.Uint16(data[10:]), le.Uint32(data[12:]); (classes < minClasses || classes > NumClasses) || o != NumOutputs || int(in) != inputs {
+		return nil, fmt.Errorf("%w: shape %d classes, %d outputs, %d inputs; want %d..%d, %d, %d for layout %d",
 			ErrBadWeights, classes, o, in, minClasses, NumClasses, NumOutputs, inputs, layout)
 	}
 	hidden := int(le.Uint32(data[16:]))
@@ -495,7 +537,7 @@ func (e *NetEvaluator) Evaluate(b backgammon.Board) Probs {
 // hidden activations and outputs in e.
 func (e *NetEvaluator) forward(b *backgammon.Board) {
 	var n *net
-	n, e.cls = e.w.netFor(Class(b))
+	n, e.cls = e.w.netFor(e.w.netClassOf(b))
 	e.nz = e.enc.encode(b, e.x, e.nz)
 	h := e.hid
 	copy(h, n.b1)
