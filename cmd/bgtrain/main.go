@@ -315,28 +315,26 @@ func reviveIdle(ctx context.Context, w *bgbot.Weights, seed uint64, stdout io.Wr
 // splitCrashed gives w's crashed positions a network of their own, a copy
 // of the contact network (bgbot.Weights.SplitCrashed), unless w has one.
 func splitCrashed(w *bgbot.Weights, stdout io.Writer) (*bgbot.Weights, error) {
-	if w.Classes() > bgbot.ClassCrashed {
-		return w, nil
-	}
-	split, err := w.SplitCrashed()
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintln(stdout, "crashed positions now have their own network (a copy of the contact network)")
-	return split, nil
+	return splitNetwork(w, bgbot.ClassCrashed, w.SplitCrashed, "crashed positions", stdout)
 }
 
-// splitLeading gives w's leading positions (bgbot.ClassLeading) a network
-// of their own, a copy of the contact network, unless w has one; w needs a
-// crashed network first.
+// splitLeading does the same for the leading network (bgbot.ClassLeading);
+// w needs a crashed network first.
 func splitLeading(w *bgbot.Weights, stdout io.Writer) (*bgbot.Weights, error) {
-	if w.Classes() > bgbot.ClassLeading {
+	return splitNetwork(w, bgbot.ClassLeading, w.SplitLeading,
+		fmt.Sprintf("contact positions where the side on roll leads by %d pips or more", bgbot.LeadingPips), stdout)
+}
+
+// splitNetwork calls split unless w has a network for class already, and
+// says which positions now have their own.
+func splitNetwork(w *bgbot.Weights, class int, split func() (*bgbot.Weights, error), which string, stdout io.Writer) (*bgbot.Weights, error) {
+	if w.Classes() > class {
 		return w, nil
 	}
-	split, err := w.SplitLeading()
+	out, err := split()
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stdout, "contact positions where the side on roll leads by %d pips or more now have their own network (a copy of the contact network)\n", bgbot.LeadingPips)
-	return split, nil
+	fmt.Fprintf(stdout, "%s now have their own network (a copy of the contact network)\n", which)
+	return out, nil
 }

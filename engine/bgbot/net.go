@@ -169,22 +169,17 @@ func (w *Weights) netClassOf(b *backgammon.Board) int {
 // SplitCrashed returns a copy of w with a crashed network that starts as a
 // copy of the contact network, so the copy computes exactly what w
 // computes until training specialises it. w must have two classes.
-func (w *Weights) SplitCrashed() (*Weights, error) {
-	if len(w.nets) != minClasses {
-		return nil, fmt.Errorf("split crashed: weights already have %d classes", len(w.nets))
-	}
-	c := w.Clone()
-	c.nets = append(c.nets, w.nets[ClassContact].clone())
-	return c, nil
-}
+func (w *Weights) SplitCrashed() (*Weights, error) { return w.splitContact(ClassCrashed) }
 
-// SplitLeading returns a copy of w with a leading network (ClassLeading)
-// that starts as a copy of the contact network, so the copy computes
-// exactly what w computes until training specialises it. w must have a
-// crashed network and no leading one.
-func (w *Weights) SplitLeading() (*Weights, error) {
-	if len(w.nets) != ClassLeading {
-		return nil, fmt.Errorf("split leading: weights have %d classes, want %d (contact, race and crashed)", len(w.nets), ClassLeading)
+// SplitLeading is SplitCrashed for the leading network (ClassLeading): w
+// must have a crashed network and no leading one.
+func (w *Weights) SplitLeading() (*Weights, error) { return w.splitContact(ClassLeading) }
+
+// splitContact returns a copy of w with a network for class, the next one
+// w lacks, that starts as a copy of the contact network.
+func (w *Weights) splitContact(class int) (*Weights, error) {
+	if len(w.nets) != class {
+		return nil, fmt.Errorf("split %s: weights have %d networks, want %d", ClassName(class), len(w.nets), class)
 	}
 	c := w.Clone()
 	c.nets = append(c.nets, w.nets[ClassContact].clone())
