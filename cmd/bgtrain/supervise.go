@@ -147,11 +147,11 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	// Without a crashed (leading) network the contact network judges
 	// those positions, so fitting that class alone would quietly fit it.
-	if fitClass[bgbot.ClassCrashed] && !fitClass[bgbot.ClassContact] && w.Classes() <= bgbot.ClassCrashed {
-		return cli.Usagef("supervise: --classes crashed: the starting network %q has no crashed network (add --crashed to give it one)", *from)
-	}
-	if fitClass[bgbot.ClassLeading] && !fitClass[bgbot.ClassContact] && w.Classes() <= bgbot.ClassLeading {
-		return cli.Usagef("supervise: --classes leading: the starting network %q has no leading network (add --leading to give it one)", *from)
+	for _, c := range []int{bgbot.ClassCrashed, bgbot.ClassLeading} {
+		if fitClass[c] && !fitClass[bgbot.ClassContact] && w.Classes() <= c {
+			name := bgbot.ClassName(c)
+			return cli.Usagef("supervise: --classes %s: the starting network %q has no %s network (add --%s to give it one)", name, *from, name, name)
+		}
 	}
 	var pruner *bgbot.Pruner
 	if !*noPrune && *teacher == "self" { // gnubg's labels need no pruner of ours
