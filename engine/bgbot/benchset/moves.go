@@ -336,6 +336,9 @@ var MoveBreakdown = slices.Concat(Breakdown,
 	[]string{"cube centred", "cube mover's", "cube opponent's"},
 	stageRows, []string{"double match point"})
 
+// MoverRow names ScoreMoves' row of the decisions mover played.
+func MoverRow(mover string) string { return "moved by " + mover }
+
 // stageRows are MoveBreakdown's rows of the stages of play.
 var stageRows = func() []string {
 	rows := make([]string, len(Stages))
@@ -420,10 +423,23 @@ func keyOf(d *MoveDecision, swap bool) decisionKey {
 
 // ScoreMoves measures choose against the set, one MoveScore per row of
 // MoveBreakdown (the class of the position before the move, for contact
-// the mover's pip lead, and in a cubeful set the cube's place).
+// the mover's pip lead, and in a cubeful set the cube's place), then one
+// row per player who moved in the set's records ("moved by NAME", in the
+// order the set first names them): in a match's records that splits the
+// decisions one player met from those the other met.
 func ScoreMoves(set []MoveDecision, choose Chooser) []MoveScore {
-	rows := make([]MoveScore, len(MoveBreakdown))
-	for i, name := range MoveBreakdown {
+	names := slices.Clone(MoveBreakdown)
+	moverRow := map[string]int{}
+	for k := range set {
+		if m := set[k].Mover; m != "" {
+			if _, ok := moverRow[m]; !ok {
+				moverRow[m] = len(names)
+				names = append(names, MoverRow(m))
+			}
+		}
+	}
+	rows := make([]MoveScore, len(names))
+	for i, name := range names {
 		rows[i].Name = name
 		rows[i].Losses = make([]float64, len(set))
 		for k := range rows[i].Losses {
@@ -468,6 +484,9 @@ func ScoreMoves(set []MoveDecision, choose Chooser) []MoveScore {
 			if doubleMatchPoint(st) {
 				in = append(in, stageRow+len(Stages))
 			}
+		}
+		if i, ok := moverRow[d.Mover]; ok {
+			in = append(in, i)
 		}
 		for _, i := range in {
 			s := &rows[i]

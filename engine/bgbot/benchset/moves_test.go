@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -370,6 +371,41 @@ func TestNarrowAndAgreements(t *testing.T) {
 	back, err := ReadMoves(&buf)
 	if err != nil || len(back) != len(narrowed) {
 		t.Fatalf("read back %d of %d: %v", len(back), len(narrowed), err)
+	}
+	// The rows of each mover split the decisions between the players,
+	// and their losses add up to the whole (priced by the results' order,
+	// so that choices differ in price).
+	ranked := make([]MoveDecision, len(back))
+	for i, d := range back {
+		ranked[i] = d
+		ranked[i].Results = slices.Clone(d.Results)
+		for k := range ranked[i].Results {
+			ranked[i].Results[k].Equity = -float64(k) / 1000
+		}
+	}
+	var lost float64
+	for _, choose := range []Chooser{played, first} {
+		rows := ScoreMoves(ranked, choose)
+		byMover := rows[len(MoveBreakdown):]
+		if len(byMover) != 2 {
+			t.Fatalf("%d mover rows, want 2", len(byMover))
+		}
+		var moverLoss float64
+		for _, r := range byMover {
+			name := strings.TrimPrefix(r.Name, "moved by ")
+			if r.Name != MoverRow(name) || r.Decisions != movers[name] {
+				t.Errorf("row %q holds %d decisions, the set %d", r.Name, r.Decisions, movers[name])
+			}
+			moverLoss += r.Loss * float64(r.Decisions)
+		}
+		whole := rows[0].Loss * float64(rows[0].Decisions)
+		if math.Abs(moverLoss-whole) > 1e-9 {
+			t.Errorf("the mover rows lose %g in all, the whole set %g", moverLoss, whole)
+		}
+		lost += whole
+	}
+	if lost == 0 {
+		t.Error("neither chooser loses anything: the sums above prove nothing")
 	}
 	a, b := ScoreMoves(back, played)[0], ScoreMoves(back, first)[0]
 	gap, _, n := PairedGap(a, b)
