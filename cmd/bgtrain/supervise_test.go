@@ -70,11 +70,7 @@ func TestSuperviseCommand(t *testing.T) {
 	if err != nil || len(once) == 0 || len(both) != 2*len(once) || both[len(once)] != once[0] {
 		t.Fatalf("two files: %d positions, one file %d (%v)", len(both), len(once), err)
 	}
-	if f, err := os.Create(twice); err != nil {
-		t.Fatal(err)
-	} else if err := bgbot.WriteLabelled(f, both); err != nil || f.Close() != nil {
-		t.Fatal(err)
-	}
+	writeLabelsFile(t, twice, both)
 	for i, args := range [][]string{{"--labels", labels + "," + labels}, {"--labels", labels, "--labels", labels}, {"--labels", twice}} {
 		name := filepath.Join(dir, fmt.Sprintf("m%d.bgnet", i))
 		if code := run(ctx, append([]string{"supervise", "--epochs", "2", "--out", name}, args...), nil, &stdout, &stderr); code != 0 {
@@ -94,11 +90,7 @@ func TestSuperviseCommand(t *testing.T) {
 	race[backgammon.OnRoll][0], race[backgammon.OnRoll][3] = 8, 7
 	race[backgammon.Opponent][1], race[backgammon.Opponent][5] = 9, 6
 	withRace := filepath.Join(dir, "race.bin")
-	if f, err := os.Create(withRace); err != nil {
-		t.Fatal(err)
-	} else if err := bgbot.WriteLabelled(f, append(once, bgbot.Labelled{Board: race, Probs: def.NewEvaluator().Evaluate(race).Invert()})); err != nil || f.Close() != nil {
-		t.Fatal(err)
-	}
+	writeLabelsFile(t, withRace, append(once, bgbot.Labelled{Board: race, Probs: def.NewEvaluator().Evaluate(race).Invert()}))
 	for _, fit := range []struct {
 		classes  string
 		raceKept bool
@@ -146,11 +138,7 @@ func TestSuperviseCommand(t *testing.T) {
 		t.Fatalf("test setup: class %d, the starting network has %d classes", bgbot.Class(&crash), plain.Classes())
 	}
 	withCrash := filepath.Join(dir, "crash.bin")
-	if f, err := os.Create(withCrash); err != nil {
-		t.Fatal(err)
-	} else if err := bgbot.WriteLabelled(f, append(once, bgbot.Labelled{Board: crash, Probs: bgbot.Probs{0.05}})); err != nil || f.Close() != nil {
-		t.Fatal(err)
-	}
+	writeLabelsFile(t, withCrash, append(once, bgbot.Labelled{Board: crash, Probs: bgbot.Probs{0.05}}))
 	split := filepath.Join(dir, "split.bgnet")
 	if code := run(ctx, []string{"supervise", "--from", plainFile, "--labels", withCrash, "--crashed", "--classes", "crashed", "--epochs", "3", "--alpha", "0.05", "--out", split}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
@@ -180,11 +168,7 @@ func TestSuperviseCommand(t *testing.T) {
 		t.Fatalf("test setup: class %d, lead %d", bgbot.Class(&lead), lead.Pips(backgammon.Opponent)-lead.Pips(backgammon.OnRoll))
 	}
 	withLead := filepath.Join(dir, "lead.bin")
-	if f, err := os.Create(withLead); err != nil {
-		t.Fatal(err)
-	} else if err := bgbot.WriteLabelled(f, append(once, bgbot.Labelled{Board: lead, Probs: bgbot.Probs{0.99, 0.5}})); err != nil || f.Close() != nil {
-		t.Fatal(err)
-	}
+	writeLabelsFile(t, withLead, append(once, bgbot.Labelled{Board: lead, Probs: bgbot.Probs{0.99, 0.5}}))
 	stderr.Reset()
 	if code := run(ctx, []string{"supervise", "--from", split, "--labels", withLead, "--classes", "leading", "--out", filepath.Join(dir, "y.bgnet")}, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "no leading network") {
 		t.Errorf("--classes leading without a leading network: exit %d, stderr %q; want 2 and the reason", code, stderr.String())
@@ -310,11 +294,7 @@ func TestSuperviseGnubgTeacher(t *testing.T) {
 		t.Error(err)
 	}
 	plain := filepath.Join(dir, "plain.bin")
-	if f, err := os.Create(plain); err != nil {
-		t.Fatal(err)
-	} else if err := bgbot.WriteLabelled(f, data); err != nil || f.Close() != nil {
-		t.Fatal(err)
-	}
+	writeLabelsFile(t, plain, data)
 	for _, bad := range [][]string{{"--labels", labels, "--rank", "1"}, {"--labels", plain, "--optimizer", "adam", "--rank", "1"}, {"--labels", labels, "--optimizer", "adam", "--rank", "-1"}} {
 		if code := run(ctx, append([]string{"supervise", "--out", filepath.Join(dir, "u.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
 			t.Errorf("supervise %v: exit %d, want 2", bad, code)
@@ -640,5 +620,21 @@ func TestSuperviseWindow(t *testing.T) {
 		if code := run(context.Background(), append([]string{"supervise", "--positions", "5", "--out", filepath.Join(dir, "x.bgnet")}, bad...), nil, &stdout, &stderr); code != 2 {
 			t.Errorf("%q: exit %d, want 2", bad, code)
 		}
+	}
+}
+
+// writeLabelsFile writes labels to path as bgtrain supervise reads them.
+func writeLabelsFile(t *testing.T, path string, labels []bgbot.Labelled) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bgbot.WriteLabelled(f, labels); err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -391,12 +391,13 @@ func TestNarrowAndAgreements(t *testing.T) {
 			t.Fatalf("%d mover rows, want 2", len(byMover))
 		}
 		var moverLoss float64
-		for _, r := range byMover {
-			name := strings.TrimPrefix(r.Name, "moved by ")
-			if r.Name != MoverRow(name) || r.Decisions != movers[name] {
-				t.Errorf("row %q holds %d decisions, the set %d", r.Name, r.Decisions, movers[name])
+		for name, n := range movers {
+			k := slices.IndexFunc(byMover, func(r MoveScore) bool { return r.Name == MoverRow(name) })
+			if k < 0 || byMover[k].Decisions != n {
+				t.Errorf("mover %q: no row %q holding its %d decisions", name, MoverRow(name), n)
+				continue
 			}
-			moverLoss += r.Loss * float64(r.Decisions)
+			moverLoss += byMover[k].Loss * float64(n)
 		}
 		whole := rows[0].Loss * float64(rows[0].Decisions)
 		if math.Abs(moverLoss-whole) > 1e-9 {
