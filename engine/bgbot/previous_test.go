@@ -9,13 +9,11 @@ import (
 
 // TestPreviousWeights reads the previous default networks
 // (weights/previous, not embedded; docs/bgbot.md): V8 and W9, whose
-// contact and crashed networks the seventeenth and twenty-first sessions
-// fitted again; V11 and W12, whose crashed networks the twenty-first
-// session fitted with the race features; V13, whose contact and crashed
-// networks the twenty-sixth session's default (V15) fitted to gnubg's
+// contact and crashed networks V11/W12 and V13/W14 fitted again; V11 and
+// W12, whose crashed networks V13/W14 fitted with the race features; V13,
+// whose contact and crashed networks the default V15 fitted to gnubg's
 // labels of trailing positions; and V15, whose crashed network the
-// twenty-seventh session's default (V17) fitted again and which has no
-// leading network. Each is the default network of its role but for those
+// default V17 fitted again and which has no leading network. Each is the default network of its role but for those
 // networks (a network it lacks counts as differing).
 func TestPreviousWeights(t *testing.T) {
 	for _, c := range []struct {

@@ -70,13 +70,12 @@ type Config struct {
 	DoubleMargin, PassMargin float64
 	MoneyDoubleMargin        float64
 	// JanowskiOneWay judges a match cube that only one side can still use
-	// (see OneWayCubeEfficiency) with the position's own Janowski x, as
-	// before the twenty-second session, instead of as fully live.
+	// (see OneWayCubeEfficiency) with the position's own Janowski x (the
+	// rule until 2026-11-27) instead of as fully live.
 	JanowskiOneWay bool
 	// MoneyCubeEfficiency is the Janowski x of contact positions in money
 	// play, 0 < x <= 1; 0 means MoneyContactCubeEfficiency (gnubg's
-	// CubeEfficiency, 0.68, is what bgbot used before the twenty-second
-	// session).
+	// CubeEfficiency, 0.68, is what bgbot used until 2026-11-27).
 	MoneyCubeEfficiency float64
 	// CubeWeights are more networks for the cube decisions of a bot
 	// judging them at 0 ply: the decision uses the mean of their

@@ -107,7 +107,7 @@ type Options struct {
 	NoSecond bool
 	Second   *bgbot.Weights
 	// NoWindow has the default player judge its cube decisions by the
-	// main and second networks, as before the twentieth session, in place
+	// main and second networks, as before the window networks, in place
 	// of the embedded networks of the doubling window
 	// (bgbot.DefaultWindowWeights) alone. Window, when set, are those
 	// networks already loaded.
@@ -133,16 +133,16 @@ type Options struct {
 // judgement. On the recorded positions of 2,000 matches a margin of 0.03
 // cut bgbot's doubling error the most, but in games it held the cube
 // into positions the records lack and its own cube error in all did not
-// fall; 0.01 (nineteenth session) cut gnubg's verdict of its cube error
+// fall; 0.01 cut gnubg's verdict of its cube error
 // per decision with its cube error in all unchanged, and 0.02 with the
-// window networks (twentieth session) cut it again, by 0.29 [0.07, 0.51]
+// window networks cut it again, by 0.29 [0.07, 0.51]
 // mEMG a decision over 2,000 matches, its error in all unchanged and
 // gnubg 0-ply's risen (docs/bgbot.md, Where the cube errors lie).
 const DefaultDoubleMargin = 0.02
 
 // DefaultMoneyDoubleMargin is the engine's --money-double-margin: none,
 // because in money play the cube efficiency of contact positions
-// (bgbot.MoneyContactCubeEfficiency, 0.76 since the twenty-second session)
+// (bgbot.MoneyContactCubeEfficiency, 0.76)
 // holds the doubles back instead, which gave up 0.48 [0.16, 0.81] mEMG a
 // close decision less than 0.68 with the margin on 1,000 money games that
 // did not choose it (docs/bgbot.md, The money cube efficiency).
@@ -199,7 +199,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.Float64Var(&o.DoubleMargin, "double-margin", o.DoubleMargin, "in matches, double only where doubling beats not doubling by more than this, in equity normalised to the cube and converted to match winning chances at the score (--money-double-margin in money play); 0: the cube model's own decision")
 	fs.Float64Var(&o.MoneyDoubleMargin, "money-double-margin", o.MoneyDoubleMargin, "--double-margin for money play, where the cube efficiency of contact positions (--money-cube-efficiency) already holds the doubles back; 0: the cube model's own decision")
 	fs.Float64Var(&o.PassMargin, "pass-margin", o.PassMargin, "pass where double/take is within this of double/pass for the doubler, in the same units (negative: take more); 0: the model's decision")
-	fs.BoolVar(&o.JanowskiOneWay, "janowski-one-way", o.JanowskiOneWay, "in matches, judge a cube that only one side can still use (the other wins the match with any win at its value) with the position's Janowski cube efficiency, as before the twenty-second session, instead of as fully live")
+	fs.BoolVar(&o.JanowskiOneWay, "janowski-one-way", o.JanowskiOneWay, "in matches, judge a cube that only one side can still use (the other wins the match with any win at its value) with the position's Janowski cube efficiency (bgbot's rule until 2026-11-27) instead of as fully live")
 	fs.Float64Var(&o.MoneyCubeEfficiency, "money-cube-efficiency", o.MoneyCubeEfficiency, fmt.Sprintf("Janowski cube efficiency of contact positions in money play, 0..1 (0: %g; gnubg's is %g)", bgbot.MoneyContactCubeEfficiency, bgbot.CubeEfficiency))
 	fs.Float64Var(&o.Noise, "noise", o.Noise, "standard deviation of the Gaussian noise added to each evaluation, in equity")
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random moves and the noise")
@@ -214,7 +214,7 @@ func FlagSet(name string, o *Options) *pflag.FlagSet {
 	fs.StringSliceVar(&o.MoveWeightsFiles, "move-weights", o.MoveWeightsFiles, "more network weights files (comma-separated or repeated) whose probabilities are averaged with the main network's for the moves it scores best, at 0 ply")
 	fs.IntVar(&o.MoveKeep, "move-keep", o.MoveKeep, fmt.Sprintf("how many moves --move-weights score again (0: %d)", bgbot.DefaultMoveKeep))
 	fs.BoolVar(&o.CubeAlone, "cube-alone", o.CubeAlone, "judge 0-ply cube decisions by the --cube-weights networks alone, leaving the main network out (for networks fitted to the doubling window)")
-	fs.BoolVar(&o.NoWindow, "no-window", o.NoWindow, "judge the default player's 0-ply cube decisions by the main and second networks, as before the twentieth session, not by the embedded networks of the doubling window alone (--cube-weights and --no-second set the window networks aside too)")
+	fs.BoolVar(&o.NoWindow, "no-window", o.NoWindow, "judge the default player's 0-ply cube decisions by the main and second networks (bgbot's rule until 2026-11-26) not by the embedded networks of the doubling window alone (--cube-weights and --no-second set the window networks aside too)")
 	fs.BoolVar(&o.NoSecond, "no-second", o.NoSecond, "the default network alone: without it, and without --weights, the embedded second network joins the 0-ply choice among the best moves and the 0-ply cube decisions (unless --move-weights or --cube-weights name others)")
 	fs.BoolVar(&o.CubefulMoves, "cubeful-moves", o.CubefulMoves, "choose moves by the cubeful equity the opponent faces after them (cube ownership, the Jacoby rule), as gnubg does; --cubeful-moves=false chooses by cubeless equity (dead-cube match winning chances in matches)")
 	fs.BoolVar(&o.RaceGammons, "race-gammons", o.RaceGammons, "in races where a side has all 15 checkers on the board and the other is home, take the gammon chances from its rolls to its first checker off and the other side's rolls to finish (the 15-checker bearoff database and a short one-sided search) instead of the network; --race-gammons=false keeps the network's")
