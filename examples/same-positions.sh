@@ -15,9 +15,9 @@ stem=${1:?usage: same-positions.sh STEM}
 root=$(cd "$(dirname "$0")/.." && pwd)
 games=$(cd "$(dirname "$stem")" && pwd)/$(basename "$stem").games
 out=$stem.paired
-mkdir -p "$out/bin"
-(cd "$root" && go build -o "$out/bin/" ./cmd/bgtool ./cmd/bgtrain)
-PATH=$out/bin:$PATH:/usr/games
+mkdir -p "$out"
+(cd "$root" && go build -o bin/ ./cmd/bgtool ./cmd/bgtrain)
+PATH=$root/bin:$PATH:/usr/games
 W=$root/engine/bgbot/weights
 # The default player: cubeful moves, race gammons from the 15-checker
 # bearoff database, the second network's opinion.
