@@ -1,7 +1,8 @@
 // Package ratings holds the estimators Gamemill uses to say what a set of
 // game results means: points per game with standard errors and
-// t-distribution confidence intervals (plain and duplicate-dice paired),
-// Elo from a score with a confidence interval, likelihood of superiority,
+// t-distribution confidence intervals with a variance floor (plain and
+// duplicate-dice paired; see Summary), Elo from a score with Wilson's
+// score interval, likelihood of superiority,
 // sequential probability ratio tests (trinomial and pentanomial), a
 // Bradley-Terry fit for all-play-all tournaments, the FIBS rating
 // formula, and FitBradleyTerry: maximum-likelihood ratings from any set of

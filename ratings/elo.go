@@ -28,31 +28,50 @@ func ScoreFromElo(elo float64) float64 {
 // opponent from wins, losses and draws (counts may be fractional), with a
 // two-sided confidence interval at the given level.
 //
-// The score s = (wins + draws/2)/n is treated as the mean of n independent
-// trinomial samples (1, 1/2, 0). Its standard error uses the sample
-// variance of one game, (wins + draws/4)/n - s^2, divided by n; the bounds
-// are s ± z*stderr with z the normal quantile, mapped through EloFromScore.
-// This is the normal approximation used by engine-testing tools such as
-// cutechess-cli; it is poor for a handful of games or for scores near 0
-// or 1, where a bound becomes ±Inf once the score interval leaves (0, 1).
-// With no games every result is NaN.
+// The score s = (wins + draws/2)/n maps to Elo through EloFromScore, so a
+// player who won every game has an estimate of +Inf. The interval is
+// Wilson's score interval for a proportion, ScoreInterval, mapped through
+// EloFromScore. Unlike the normal approximation s ± z*stderr, which
+// collapses to a point when one side won every game, Wilson's interval
+// keeps a finite end inside (0, 1) at any n: twenty wins in twenty games
+// give roughly +370 to +Inf at 95%, not +Inf to +Inf. With no games every
+// result is NaN; with a level outside (0, 1) the bounds are NaN.
 func EloInterval(wins, losses, draws float64, level float64) (elo, low, high float64) {
 	n := wins + losses + draws
 	if !(n > 0) || wins < 0 || losses < 0 || draws < 0 {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
-	s := (wins + draws/2) / n
-	elo = EloFromScore(s)
+	elo = EloFromScore((wins + draws/2) / n)
+	lo, hi := ScoreInterval(wins+draws/2, n, level)
+	return elo, EloFromScore(lo), EloFromScore(hi)
+}
+
+// ScoreInterval is Wilson's score interval for the expected score of a
+// player who scored points in n games (a win 1, a draw 1/2), at the
+// two-sided level: the scores p whose distance from the observed score
+// is within z standard errors of p's own, sqrt(p(1-p)/n), with z the
+// normal quantile:
+//
+//	(s + z²/2n ± z*sqrt(s(1-s)/n + z²/4n²)) / (1 + z²/n)
+//
+// It is chosen over the normal approximation because it never has zero
+// width: at s = 0 or 1 its far end still moves with n, and its coverage
+// is close to nominal down to a handful of games (Brown, Cai and
+// DasGupta, "Interval estimation for a binomial proportion", Statistical
+// Science 16, 2001). Draws make a game vary less than p(1-p), so with
+// draws the interval errs wide. NaN bounds for n <= 0, points outside
+// [0, n] or a level outside (0, 1).
+func ScoreInterval(points, n, level float64) (low, high float64) {
 	p := twoSidedQuantile(level)
-	if math.IsNaN(p) {
-		return elo, math.NaN(), math.NaN()
+	if math.IsNaN(p) || !(n > 0) || !(points >= 0 && points <= n) {
+		return math.NaN(), math.NaN()
 	}
-	variance := (wins+draws/4)/n - s*s
-	if variance < 0 {
-		variance = 0
-	}
-	delta := normalQuantile(p) * math.Sqrt(variance/n)
-	return elo, EloFromScore(math.Max(0, s-delta)), EloFromScore(math.Min(1, s+delta))
+	z := normalQuantile(p)
+	s := points / n
+	z2n := z * z / n
+	centre := (s + z2n/2) / (1 + z2n)
+	half := z * math.Sqrt(s*(1-s)/n+z2n/(4*n)) / (1 + z2n)
+	return max(0, centre-half), min(1, centre+half)
 }
 
 // LOS returns the likelihood of superiority: the probability that the

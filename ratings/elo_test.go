@@ -30,11 +30,11 @@ func TestEloFromScore(t *testing.T) {
 }
 
 func TestEloInterval(t *testing.T) {
-	// 60 wins, 30 losses, 10 draws: s = 0.65, per-game variance
-	// 0.6 + 0.025 - 0.4225 = 0.2025, stderr 0.045, z = 1.959964:
-	// score interval 0.561802 .. 0.738198.
+	// 60 wins, 30 losses, 10 draws: s = 0.65, z = 1.959964, z^2/n =
+	// 0.0384146: Wilson's centre 0.6444510, half-width 0.0919065, score
+	// interval 0.5525444 .. 0.7363575.
 	elo, lo, hi := EloInterval(60, 30, 10, 0.95)
-	if !close(elo, 107.5381249, 1e-6) || !close(lo, 43.1648883, 1e-6) || !close(hi, 180.0803027, 1e-6) {
+	if !close(elo, 107.5381249, 1e-6) || !close(lo, EloFromScore(0.5525444), 1e-3) || !close(hi, EloFromScore(0.7363575), 1e-3) {
 		t.Errorf("EloInterval(60,30,10) = %.7f (%.7f, %.7f)", elo, lo, hi)
 	}
 	// Wider at 99%.
@@ -47,10 +47,15 @@ func TestEloInterval(t *testing.T) {
 	if elo != 0 || !close(lo, -hi, 1e-9) || !(hi > 0) {
 		t.Errorf("EloInterval(50,50,0) = %g (%g, %g)", elo, lo, hi)
 	}
-	// All wins: infinite estimate and upper bound; zero variance.
-	elo, _, hi = EloInterval(10, 0, 0, 0.95)
-	if !math.IsInf(elo, 1) || !math.IsInf(hi, 1) {
-		t.Errorf("EloInterval(10,0,0) = %g .. %g", elo, hi)
+	// All wins: infinite estimate and upper bound, and a finite lower
+	// bound (Wilson: 10/(10+z^2) = 0.7225 at 95%).
+	elo, lo, hi = EloInterval(10, 0, 0, 0.95)
+	if !math.IsInf(elo, 1) || !math.IsInf(hi, 1) || !close(lo, EloFromScore(10/(10+1.959964*1.959964)), 1e-3) {
+		t.Errorf("EloInterval(10,0,0) = %g (%g .. %g)", elo, lo, hi)
+	}
+	// All losses: the mirror image.
+	if elo2, lo2, hi2 := EloInterval(0, 10, 0, 0.95); !math.IsInf(elo2, -1) || !math.IsInf(lo2, -1) || !close(hi2, -lo, 1e-9) {
+		t.Errorf("EloInterval(0,10,0) = %g (%g .. %g)", elo2, lo2, hi2)
 	}
 	if e, l, h := EloInterval(0, 0, 0, 0.95); !math.IsNaN(e) || !math.IsNaN(l) || !math.IsNaN(h) {
 		t.Errorf("no games: %g %g %g", e, l, h)

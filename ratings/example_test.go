@@ -19,11 +19,11 @@ func ExamplePairedPointsPerGame() {
 	s := ratings.PairedPointsPerGame([][2]float64{{1, -1}, {2, 0}, {3, -1}, {-1, 2}})
 	fmt.Printf("%.3f ppg ± %.3f over %d games (%d pairs), 95%% [%.2f, %.2f]\n",
 		s.Mean, s.StdErr, s.N, s.Samples, s.Low, s.High)
-	// Output: 0.625 ppg ± 0.239 over 8 games (4 pairs), 95% [-0.14, 1.39]
+	// Output: 0.625 ppg ± 0.239 over 8 games (4 pairs), 95% [-0.46, 1.71]
 }
 
 func ExampleEloInterval() {
 	elo, low, high := ratings.EloInterval(60, 30, 10, 0.95)
 	fmt.Printf("%+.1f Elo [%+.1f, %+.1f], LOS %.4f\n", elo, low, high, ratings.LOS(60, 30))
-	// Output: +107.5 Elo [+43.2, +180.1], LOS 0.9992
+	// Output: +107.5 Elo [+36.6, +178.4], LOS 0.9992
 }
