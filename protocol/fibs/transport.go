@@ -153,10 +153,24 @@ func (c *wsConn) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// SetWriteDeadline bounds the writes that follow, as on a net.Conn: a
+// peer that stops reading makes Write fail instead of blocking for good.
+func (c *wsConn) SetWriteDeadline(t time.Time) error { return c.ws.SetWriteDeadline(t) }
+
+// SetReadDeadline bounds the reads that follow, as on a net.Conn.
+func (c *wsConn) SetReadDeadline(t time.Time) error { return c.ws.SetReadDeadline(t) }
+
+// closeGrace bounds the close frame's write.
+const closeGrace = 100 * time.Millisecond
+
+// Close sends a close frame if no write is in progress, then closes the
+// socket. It never waits for a blocked writer: closing the socket is what
+// makes that writer's Write return.
 func (c *wsConn) Close() error {
-	c.wmu.Lock()
-	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), deadlineSoon())
-	c.wmu.Unlock()
+	if c.wmu.TryLock() {
+		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(closeGrace))
+		c.wmu.Unlock()
+	}
 	return c.ws.Close()
 }
 
@@ -192,5 +206,3 @@ func Dial(ctx context.Context, server string) (io.ReadWriteCloser, error) {
 	}
 	return nil, fmt.Errorf("server address %q: scheme %q is not tcp, ws or wss", server, u.Scheme)
 }
-
-func deadlineSoon() time.Time { return time.Now().Add(time.Second) }
