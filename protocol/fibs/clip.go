@@ -79,7 +79,7 @@ const (
 	Score                              // score in N point match: A-3 B-5
 	JoinNextGame                       // Type 'join' if you want to play the next game, type 'leave' if you don't.
 	WinsMatch                          // You win the N point match 8-4 . / NAME wins the N point match 8-4 .
-	GameSaved                          // ... The game was saved.
+	GameSaved                          // NAME leaves. The game was saved. (Text says how: "leaves", "logs in again", "drops connection", ...)
 	PleaseWaitJoin                     // ** Please wait for NAME to join too.
 	Goodbye                            // ... Goodbye.
 	SettingValue                       // Value of 'boardstyle' set to 3.
@@ -87,6 +87,7 @@ const (
 	SavedHeader                        // opponent matchlength score (your points first)
 	SavedMatch                         //  NAME  5  2 -  1 (a leading * or ** marks an opponent who is logged in)
 	NoSavedGames                       // no saved games.
+	NoSavedMatch                       // ** There's no saved match with NAME. Please give a match length.
 )
 
 var kindNames = map[Kind]string{
@@ -104,6 +105,7 @@ var kindNames = map[Kind]string{
 	WinsGame: "wins-game", Score: "score", JoinNextGame: "join-next-game", WinsMatch: "wins-match",
 	GameSaved: "game-saved", PleaseWaitJoin: "please-wait-join", Goodbye: "goodbye", SettingValue: "setting",
 	Toggle: "toggle", SavedHeader: "saved-header", SavedMatch: "saved-match", NoSavedGames: "no-saved-games",
+	NoSavedMatch: "no-saved-match",
 }
 
 func (k Kind) String() string {
@@ -118,6 +120,10 @@ const You = "You"
 
 // Unlimited is the match length of an unlimited (money) match.
 const Unlimited = 0
+
+// MaxMatchLength is the longest match FIBS plays; a longer length in a
+// server line is not read as one.
+const MaxMatchLength = 99
 
 // Msg is one parsed server line. Which fields are set depends on Kind;
 // Raw always holds the line.
@@ -206,8 +212,15 @@ func b2i(b bool) int {
 // line is under 200 bytes), so anything longer is garbage.
 const MaxLine = 4096
 
-// name matches a FIBS user name (and "You").
-const name = `([A-Za-z0-9_<>.\-]+)`
+// name matches a FIBS user name (and "You"). A name is never all digits:
+// "12 alice hi" is a CLIP message (12: says), not a line about a user
+// called 12.
+const name = `([A-Za-z0-9_<>.\-]*[A-Za-z_<>.\-][A-Za-z0-9_<>.\-]*)`
+
+var nameRe = regexp.MustCompile(`^` + name + `$`)
+
+// validName reports whether s can be a user name in a server line.
+func validName(s string) bool { return nameRe.MatchString(s) }
 
 type pattern struct {
 	kind Kind
@@ -222,12 +235,31 @@ func atoi(s string) int {
 
 const matchLen = `(an unlimited|a \d+ point|\d+-point|unlimited)`
 
-func lenText(s string) int {
+// lenText reads a match length as matchLen writes it: 1 to MaxMatchLength
+// points, or unlimited.
+func lenText(s string) (int, error) {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "an "), "a ")
 	if strings.HasPrefix(s, "unlimited") {
-		return Unlimited
+		return Unlimited, nil
 	}
-	return atoi(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' })[0])
+	digits := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' })[0]
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 || n > MaxMatchLength {
+		return 0, fmt.Errorf("match length %.20s is not 1 to %d or unlimited", digits, MaxMatchLength)
+	}
+	return n, nil
+}
+
+// setLength stores the match length s in m.N, or makes m Unknown (the
+// reason in Text) when s is no FIBS match length; false then.
+func setLength(m *Msg, s string) bool {
+	n, err := lenText(s)
+	if err != nil {
+		*m = Msg{Kind: Unknown, Raw: m.Raw, Text: err.Error()}
+		return false
+	}
+	m.N = n
+	return true
 }
 
 // patterns are tried in order; the first match wins. Each must match the
@@ -272,34 +304,48 @@ var patterns = []pattern{
 		m.Name, m.N = g[1], atoi(g[2])
 	}},
 	{WinsMatch, regexp.MustCompile(`^` + name + ` wins? the (\d+) point match (\d+)-(\d+) ?\.$`), func(m *Msg, g []string) {
-		m.Name, m.N, m.Score = g[1], atoi(g[2]), [2]int{atoi(g[3]), atoi(g[4])}
+		if setLength(m, g[2]) {
+			m.Name, m.Score = g[1], [2]int{atoi(g[3]), atoi(g[4])}
+		}
 	}},
 	{WinsMatch, regexp.MustCompile(`^` + name + ` wins an? (\d+) point match against ` + name + ` +(\d+)-(\d+) ?\.$`), func(m *Msg, g []string) {
-		m.Name, m.N, m.Other, m.Score = g[1], atoi(g[2]), g[3], [2]int{atoi(g[4]), atoi(g[5])}
+		if setLength(m, g[2]) {
+			m.Name, m.Other, m.Score = g[1], g[3], [2]int{atoi(g[4]), atoi(g[5])}
+		}
 	}},
 	{Score, regexp.MustCompile(`^score in (\d+ point|unlimited) match: ` + name + `-(\d+) ` + name + `-(\d+)$`), func(m *Msg, g []string) {
-		m.N, m.Name, m.Other = lenText(g[1]), g[2], g[4]
-		m.Score = [2]int{atoi(g[3]), atoi(g[5])}
+		if setLength(m, g[1]) {
+			m.Name, m.Other = g[2], g[4]
+			m.Score = [2]int{atoi(g[3]), atoi(g[5])}
+		}
 	}},
 	{JoinNextGame, regexp.MustCompile(`^Type 'join' if you want to play the next game, type 'leave' if you don't\.$`), nil},
 	{Invitation, regexp.MustCompile(`^` + name + ` wants to play ` + matchLen + ` match with you\.$`), func(m *Msg, g []string) {
-		m.Name, m.N = g[1], lenText(g[2])
+		if setLength(m, g[2]) {
+			m.Name = g[1]
+		}
 	}},
 	{ResumeInvitation, regexp.MustCompile(`^` + name + ` wants to resume a saved match with you\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
 	{TypeJoin, regexp.MustCompile(`^Type 'join ` + name + `' to accept\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
 	{MatchResumed, regexp.MustCompile(`^You are now playing with ` + name + `\. Your running match was loaded\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
 	{MatchResumed, regexp.MustCompile(`^` + name + ` has joined you\. Your running match was loaded\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
 	{MatchStarted, regexp.MustCompile(`^Player ` + name + ` has joined you for ` + matchLen + ` match\.$`), func(m *Msg, g []string) {
-		m.Name, m.N = g[1], lenText(g[2])
+		if setLength(m, g[2]) {
+			m.Name = g[1]
+		}
 	}},
 	{NewGame, regexp.MustCompile(`^Starting a new game with ` + name + `\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
-	{GameSaved, regexp.MustCompile(`^` + name + ` (?:logs out|drops connection)\. The game was saved\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
-	{GameSaved, regexp.MustCompile(`^Connection with ` + name + ` timed out\. The game was saved\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
+	{GameSaved, regexp.MustCompile(`^` + name + ` (logs out|drops connection|leaves|logs in again|is disconnected by the server shutdown)\. The game was saved\.$`), func(m *Msg, g []string) {
+		m.Name, m.Text = g[1], g[2]
+	}},
+	{GameSaved, regexp.MustCompile(`^Connection with ` + name + ` timed out\. The game was saved\.$`), func(m *Msg, g []string) { m.Name, m.Text = g[1], "timed out" }},
 	{SettingValue, regexp.MustCompile(`^Value of '(\w+)' set to (\S+)\.$`), func(m *Msg, g []string) { m.Name, m.Text = g[1], g[2] }},
 	{Goodbye, regexp.MustCompile(`Goodbye\.$`), nil},
 	{SavedHeader, regexp.MustCompile(`^opponent +matchlength +score \(your points first\)$`), nil},
 	{SavedMatch, regexp.MustCompile(`^\*{0,2}` + name + ` +(\d+|unlimited) +(\d+) +- +(\d+)$`), func(m *Msg, g []string) {
-		m.Name, m.N, m.Score = g[1], lenText(g[2]), [2]int{atoi(g[3]), atoi(g[4])}
+		if setLength(m, g[2]) {
+			m.Name, m.Score = g[1], [2]int{atoi(g[3]), atoi(g[4])}
+		}
 	}},
 	{NoSavedGames, regexp.MustCompile(`^no saved games\.$`), nil},
 }
@@ -307,19 +353,28 @@ var patterns = []pattern{
 // starPatterns are matched against the text after "** ".
 var starPatterns = []pattern{
 	{MatchStarted, regexp.MustCompile(`^You are now playing ` + matchLen + ` match with ` + name + `\.?$`), func(m *Msg, g []string) {
-		m.N, m.Name = lenText(g[1]), g[2]
+		if setLength(m, g[1]) {
+			m.Name = g[2]
+		}
 	}},
 	{MatchStarted, regexp.MustCompile(`^Player ` + name + ` has joined you for ` + matchLen + ` match\.$`), func(m *Msg, g []string) {
-		m.Name, m.N = g[1], lenText(g[2])
+		if setLength(m, g[2]) {
+			m.Name = g[1]
+		}
 	}},
 	{YouInvited, regexp.MustCompile(`^You invited ` + name + ` to ` + matchLen + ` match\.$`), func(m *Msg, g []string) {
-		m.Name, m.N = g[1], lenText(g[2])
+		if setLength(m, g[2]) {
+			m.Name = g[1]
+		}
 	}},
 	{YouInvited, regexp.MustCompile(`^You invited ` + name + ` to resume a saved match\.$`), func(m *Msg, g []string) {
 		m.Name, m.N = g[1], -1
 	}},
-	{GameSaved, regexp.MustCompile(`^You terminated the game\. The game was saved\.$`), func(m *Msg, g []string) { m.Name = You }},
-	{GameSaved, regexp.MustCompile(`^Player ` + name + ` (?:terminated|has left) the game\. The game was saved\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
+	{GameSaved, regexp.MustCompile(`^You terminated the game\. The game was saved\.$`), func(m *Msg, g []string) { m.Name, m.Text = You, "terminated" }},
+	{GameSaved, regexp.MustCompile(`^Player ` + name + ` (terminated|has left) the game\. The game was saved\.$`), func(m *Msg, g []string) {
+		m.Name, m.Text = g[1], g[2]
+	}},
+	{NoSavedMatch, regexp.MustCompile(`^There's no saved match with ` + name + `\. Please give a match length\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
 	{PleaseWaitJoin, regexp.MustCompile(`^Please wait for ` + name + ` to join too\.$`), func(m *Msg, g []string) { m.Name = g[1] }},
 	{Toggle, regexp.MustCompile(`^(?:You're now ready to invite or join someone|You're now refusing to play with someone|You'll be notified|You won't be notified|The board will be refreshed|The board won't be refreshed|You will be asked if you want to double|You won't be asked if you want to double|Will send rawboards|Won't send rawboards|You will hear|You won't hear|Forced moves will|Forced moves won't|You insist on playing with the Crawford rule|You would like to play without)`), nil},
 }
@@ -459,7 +514,8 @@ func parseNumbered(m *Msg, k Kind, rest string) bool {
 	case YouShout, YouWhisper, YouKibitz:
 		m.Text = rest
 	}
-	return true
+	// The name a message is about is a user name, never all digits.
+	return m.Name == "" || validName(m.Name)
 }
 
 // afterFields returns s after its first n space-separated fields and the

@@ -1,6 +1,8 @@
 package fibs
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +17,7 @@ import (
 //	         core/src/it/alcacoop/fibs/CookieMonster.java: the message forms
 //	         its regular expressions match (lines written to fit them)
 //	[bald]   Guido Flohr, BaldLies, CLIP-BUGS: board fields, colours
+//	[fibsd]  Gamemill's own server, cmd/fibsd: the lines it writes
 //
 // Only facts and lines were taken, no code.
 var transcript = []struct {
@@ -182,6 +185,15 @@ var transcript = []struct {
 	{"cookie", " *gflohr              5              0 -  3", SavedMatch, func(t *testing.T, m Msg) { eq(t, m.Name, "gflohr") }},
 	{"cookie", "no saved games.", NoSavedGames, nil},
 	{"spec", "You rolled 3, gflohr rolled 5", FirstRoll, func(t *testing.T, m Msg) { eq(t, m.Dice, [2]int{3, 5}); eq(t, m.Other, "gflohr") }},
+	{"fibsd", "alice leaves. The game was saved.", GameSaved, func(t *testing.T, m Msg) { eq(t, m.Name, "alice"); eq(t, m.Text, "leaves") }},
+	{"fibsd", "alice logs in again. The game was saved.", GameSaved, func(t *testing.T, m Msg) { eq(t, m.Name, "alice"); eq(t, m.Text, "logs in again") }},
+	{"fibsd", "alice is disconnected by the server shutdown. The game was saved.", GameSaved, func(t *testing.T, m Msg) {
+		eq(t, m.Name, "alice")
+		eq(t, m.Text, "is disconnected by the server shutdown")
+	}},
+	{"fibsd", "alice drops connection. The game was saved.", GameSaved, func(t *testing.T, m Msg) { eq(t, m.Text, "drops connection") }},
+	{"fibsd", "** There's no saved match with alice. Please give a match length.", NoSavedMatch, func(t *testing.T, m Msg) { eq(t, m.Name, "alice") }},
+	{"fibsd", "** You are now playing a 99 point match with alice", MatchStarted, func(t *testing.T, m Msg) { eq(t, m.N, 99) }},
 }
 
 func eq[T comparable](t *testing.T, got, want T) {
@@ -292,6 +304,122 @@ func TestCommands(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// A match length outside FIBS's 1 to 99 (or unlimited) is no match
+// length: the line is Unknown, however large the number, so a hostile
+// server cannot hand a client a length no engine accepts.
+func TestMatchLengthRange(t *testing.T) {
+	for _, line := range []string{
+		"** You are now playing a 99999999999999999999 point match with alice",
+		"** You are now playing a 100 point match with alice",
+		"** You are now playing a 0 point match with alice",
+		"** Player alice has joined you for a 99999999999999999999 point match.",
+		"Player alice has joined you for a 100 point match.",
+		"alice wants to play a 100 point match with you.",
+		"alice wants to play a 9223372036854775808 point match with you.",
+		"** You invited alice to a 0 point match.",
+		"score in 100 point match: alice-1 bob-2",
+		"alice wins the 100 point match 100-3 .",
+		"alice wins a 123 point match against bob  123-3 .",
+		"  alice              100              2 -  1",
+	} {
+		m := Parse(line)
+		if m.Kind != Unknown || m.N != 0 || m.Name != "" || !strings.Contains(m.Text, "match length") {
+			t.Errorf("%q: kind %v N %d name %q text %q, want unknown with the reason", line, m.Kind, m.N, m.Name, m.Text)
+		}
+	}
+	for line, want := range map[string]int{
+		"** You are now playing a 1 point match with alice":        1,
+		"** You are now playing a 99 point match with alice":       99,
+		"** You are now playing an unlimited match with alice":     Unlimited,
+		"alice wants to play a 99 point match with you.":           99,
+		"score in unlimited match: alice-1 bob-2":                  Unlimited,
+		"  alice              unlimited              2 -  1":       Unlimited,
+		"** Player alice has joined you for a 7 point match.":      7,
+		"alice wins a 11 point match against bob  11-3 .":          11,
+		"alice wins the 3 point match 3-0 .":                       3,
+		"** You invited alice to an unlimited match.":              Unlimited,
+		"Player alice has joined you for an unlimited match.":      Unlimited,
+		"** Player alice has joined you for an unlimited match.":   Unlimited,
+		"** You are now playing a 05 point match with alice":       5,
+		"alice wants to play an unlimited match with you.":         Unlimited,
+		"  alice              5              2 -  1":               5,
+		"score in 5 point match: alice-1 bob-2":                    5,
+		"alice wins the 5 point match 5-2 .":                       5,
+		"** You invited alice to a 5 point match.":                 5,
+		"Player alice has joined you for a 1 point match.":         1,
+		"** You are now playing a 1 point match with alice.":       1,
+		"** Player bob1 has joined you for a 99 point match.":      99,
+		"** You are now playing a 42 point match with p0a":         42,
+		"** You are now playing an unlimited match with idle0":     Unlimited,
+		"** You are now playing a 3 point match with joe_white":    3,
+		"** You are now playing a 3 point match with GibbonTestA.": 3,
+	} {
+		if m := Parse(line); m.Kind == Unknown || m.Kind == Error || m.N != want {
+			t.Errorf("%q: kind %v N %d, want length %d", line, m.Kind, m.N, want)
+		}
+	}
+}
+
+// CLIP numbered messages start with a number from 1 to 20; game messages
+// start with a user name. A name is never all digits, so neither is ever
+// read as the other: a numbered line stays a numbered message whatever
+// its text, and a line about a user called "12" or "123" is no game
+// message at all (the server refuses such names).
+func TestNumberedLinesAndNamesApart(t *testing.T) {
+	// Game messages as FIBS writes them about a user NAME.
+	games := []struct {
+		line string
+		kind Kind
+	}{
+		{"NAME moves 8-5 6-5 .", Moves},
+		{"NAME rolls 3 and 1.", Rolls},
+		{"NAME wants to play a 5 point match with you.", Invitation},
+		{"NAME wants to resume a saved match with you.", ResumeInvitation},
+		{"Type 'join NAME' to accept.", TypeJoin},
+		{"NAME doubles. Type 'accept' or 'reject'.", Doubles},
+		{"NAME can't move.", CantMove},
+		{"NAME leaves. The game was saved.", GameSaved},
+		{"NAME wins the game and gets 1 point. Sorry.", WinsGame},
+		{"** You are now playing a 5 point match with NAME", MatchStarted},
+		{"NAME has joined you. Your running match was loaded.", MatchResumed},
+	}
+	for _, name := range []string{"alice", "bot1", "p0a", "a12", "joe_white", "X"} {
+		for _, g := range games {
+			line := strings.ReplaceAll(g.line, "NAME", name)
+			if m := Parse(line); m.Kind != g.kind || m.Name != name {
+				t.Errorf("%q: kind %v name %q, want %v about %s", line, m.Kind, m.Name, g.kind, name)
+			}
+			// The same text after a CLIP number is chat, never the game message.
+			said := "12 " + name + " " + line
+			if m := Parse(said); m.Kind != Says || m.Name != name || m.Text != line {
+				t.Errorf("%q: kind %v name %q text %q, want %s says %q", said, m.Kind, m.Name, m.Text, name, line)
+			}
+		}
+	}
+	for _, name := range []string{"1", "7", "12", "20", "21", "123", "0", "007"} {
+		for _, g := range games {
+			line := strings.ReplaceAll(g.line, "NAME", name)
+			if m := Parse(line); m.Kind == g.kind {
+				t.Errorf("%q: read as %v about %q; an all-digit name is no name", line, m.Kind, m.Name)
+			}
+		}
+		for _, line := range []string{"7 " + name + " " + name + " logs in.", "12 " + name + " hi", "5 " + name + " - - 1 0 1500.00 1 0 1 host - -"} {
+			if m := Parse(line); m.Kind != Unknown {
+				t.Errorf("%q: read as %v about %q; an all-digit name is no name", line, m.Kind, m.Name)
+			}
+		}
+	}
+	// Every numbered message keeps its number, whatever text follows.
+	for n := Welcome; n <= Alert; n++ {
+		for _, rest := range []string{"alice moves 8-5 6-5 .", "alice wants to play a 5 point match with you."} {
+			line := fmt.Sprintf("%d %s", n, rest)
+			if m := Parse(line); m.Kind != n && m.Kind != Unknown {
+				t.Errorf("%q: read as %v, want %v or unknown", line, m.Kind, n)
+			}
 		}
 	}
 }

@@ -13,10 +13,28 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add("login: 1 myname 1041253132 192.168.1.308")
 	f.Add("You roll 3 and 1.Please move 2 pieces.")
+	// A hostile server's lines: lengths no match has, all-digit names.
+	f.Add("** You are now playing a 99999999999999999999 point match with alice")
+	f.Add("12 moves 8-5 6-5 .")
+	f.Add("123 wants to play a 5 point match with you.")
+	f.Add("7 12 12 logs in.")
 	f.Fuzz(func(t *testing.T, line string) {
 		m := Parse(line)
 		if len(line) <= MaxLine && m.Raw != strings.TrimRight(line, "\r\n") {
 			t.Fatalf("raw %q for %q", m.Raw, line)
+		}
+		switch m.Kind {
+		case MatchStarted, Invitation, Score, WinsMatch, SavedMatch:
+			if m.N < 0 || m.N > MaxMatchLength {
+				t.Fatalf("%v of length %d: %q", m.Kind, m.N, line)
+			}
+		case YouInvited:
+			if m.N < -1 || m.N > MaxMatchLength {
+				t.Fatalf("%v of length %d: %q", m.Kind, m.N, line)
+			}
+		}
+		if m.Kind != SettingValue && m.Name != "" && !validName(m.Name) {
+			t.Fatalf("%v about %q, no user name: %q", m.Kind, m.Name, line)
 		}
 		if m.Kind == Board {
 			again := Parse(m.Board.String())
