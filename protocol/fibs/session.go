@@ -13,6 +13,18 @@ import (
 // the login again or says the login failed.
 var ErrLoginRefused = errors.New("login refused")
 
+// ErrNoWelcome is returned by Session.Login when the welcome does not come
+// within the login timeout or within MaxLoginLines messages.
+var ErrNoWelcome = errors.New("no welcome from the server")
+
+// MaxLoginLines bounds the messages Session.Login reads before the
+// welcome: a FIBS server sends a banner of a few dozen lines, so a server
+// that sends more is not one, and what Login keeps stays small.
+const MaxLoginLines = 1000
+
+// DefaultLoginTimeout is the login timeout when SessionOptions gives none.
+const DefaultLoginTimeout = 30 * time.Second
+
 // Session is a client's conversation with a FIBS-style server over a line
 // connection (TCP or WebSocket: see Dial). A goroutine reads and parses
 // every line; Next hands the messages out in order. Send writes a command,
@@ -39,6 +51,9 @@ type SessionOptions struct {
 	// AnswerTimeout bounds the wait for an answer before the next command
 	// is sent anyway (the command is never sent twice). Zero: 60 s.
 	AnswerTimeout time.Duration
+	// LoginTimeout bounds Login, from its start to the welcome. Zero:
+	// DefaultLoginTimeout.
+	LoginTimeout time.Duration
 	// Log, when set, receives one line per skipped or unreadable line and
 	// per late answer.
 	Log func(format string, args ...any)
@@ -202,53 +217,70 @@ func (s *Session) errOrEOF() error {
 // Login waits for the login prompt (if the server sends one), sends the
 // CLIP login command and waits for the welcome message (1) or a refusal.
 // It returns the messages read on the way, welcome last. The password is
-// never written to the transcript or the log.
+// never written to the transcript or the log. A welcome that does not
+// come within the login timeout or MaxLoginLines messages is ErrNoWelcome.
 func (s *Session) Login(ctx context.Context, client, user, password string) ([]Msg, error) {
+	d := s.LoginTimeout
+	if d <= 0 {
+		d = DefaultLoginTimeout
+	}
+	lctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
 	var seen []Msg
+	fail := func(err error) ([]Msg, error) {
+		switch {
+		case ctx.Err() != nil:
+			return seen, ctx.Err()
+		case lctx.Err() != nil:
+			return seen, fmt.Errorf("login as %s: %w after %v", user, ErrNoWelcome, d)
+		}
+		return seen, fmt.Errorf("login as %s: %w", user, err)
+	}
+	next := func(ctx context.Context) (Msg, error) {
+		if len(seen) >= MaxLoginLines {
+			return Msg{}, fmt.Errorf("%w in %d messages", ErrNoWelcome, MaxLoginLines)
+		}
+		m, err := s.Next(ctx)
+		if err == nil {
+			seen = append(seen, m)
+		}
+		return m, err
+	}
 	// The prompt comes first; some clones send none, so wait briefly.
-	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	pctx, pcancel := context.WithTimeout(lctx, 5*time.Second)
 	for {
-		m, err := s.Next(pctx)
+		m, err := next(pctx)
 		if err != nil {
-			if ctx.Err() != nil {
-				cancel()
-				return seen, ctx.Err()
-			}
-			if errors.Is(err, context.DeadlineExceeded) {
+			if errors.Is(err, context.DeadlineExceeded) && lctx.Err() == nil {
 				break
 			}
-			cancel()
-			return seen, fmt.Errorf("login: %w", err)
+			pcancel()
+			return fail(err)
 		}
-		seen = append(seen, m)
 		if m.Kind == LoginPrompt {
 			break
 		}
 	}
-	cancel()
-	if err := s.send(ctx, LoginCommand(client, user, password), LoginCommand(client, user, "********")); err != nil {
-		return seen, err
+	pcancel()
+	if err := s.send(lctx, LoginCommand(client, user, password), LoginCommand(client, user, "********")); err != nil {
+		return fail(err)
 	}
 	for {
-		m, err := s.Next(ctx)
+		m, err := next(lctx)
 		if err != nil {
-			return seen, fmt.Errorf("login as %s: %w", user, err)
+			return fail(err)
 		}
-		seen = append(seen, m)
 		switch m.Kind {
 		case Welcome:
 			return seen, nil
 		case LoginPrompt:
 			// A prompt glued to the welcome (the server's greeting
 			// arriving late) is followed by it at once; a refusal is not.
-			wctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-			next, err := s.Next(wctx)
+			wctx, cancel := context.WithTimeout(lctx, 500*time.Millisecond)
+			after, err := next(wctx)
 			cancel()
-			if err == nil {
-				seen = append(seen, next)
-				if next.Kind == Welcome {
-					return seen, nil
-				}
+			if err == nil && after.Kind == Welcome {
+				return seen, nil
 			}
 			return seen, fmt.Errorf("login as %s: %w", user, ErrLoginRefused)
 		case Error:

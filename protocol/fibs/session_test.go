@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -259,5 +260,125 @@ func TestSessionSkipsBadLines(t *testing.T) {
 	defer mu.Unlock()
 	if len(logged) != 2 || !strings.Contains(logged[0], "over") || !strings.Contains(logged[1], "unreadable") {
 		t.Fatalf("logged %q", logged)
+	}
+}
+
+// hostileServer serves one connection on 127.0.0.1 with script and
+// returns the address to dial.
+func hostileServer(t *testing.T, script func(c net.Conn)) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		script(c)
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+	})
+	return "tcp://" + l.Addr().String()
+}
+
+// heapPeak samples the live heap until stop is called and returns the
+// peak growth over the heap when it started; it cancels ctx once the
+// growth passes limit, so that an unbounded reader fails the test early
+// instead of exhausting the machine.
+func heapPeak(cancel context.CancelFunc, limit uint64) (stop func() uint64) {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	quit, result := make(chan struct{}), make(chan uint64)
+	go func() {
+		var peak uint64
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > base && ms.HeapAlloc-base > peak {
+				peak = ms.HeapAlloc - base
+			}
+			if peak > limit {
+				cancel()
+			}
+			select {
+			case <-quit:
+				result <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(quit)
+		return <-result
+	}
+}
+
+// A server that answers the login with an endless stream of junk: Login
+// gives up after MaxLoginLines messages, and what it keeps stays small.
+func TestLoginFloodIsBounded(t *testing.T) {
+	junk := []byte(strings.Repeat("Welcome to the flood, have some more lines.\r\n", 64))
+	addr := hostileServer(t, func(c net.Conn) {
+		io.WriteString(c, "login: ")
+		for {
+			if _, err := c.Write(junk); err != nil {
+				return
+			}
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := Dial(ctx, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := NewSession(conn, SessionOptions{LoginTimeout: 10 * time.Second})
+	const limit = 64 << 20
+	stop := heapPeak(cancel, limit)
+	msgs, err := sess.Login(ctx, "gamemill", "bot", "pw")
+	peak := stop()
+	sess.Close()
+	if !errors.Is(err, ErrNoWelcome) {
+		t.Fatalf("login against a flood: %v (heap grew %d MB)", err, peak>>20)
+	}
+	if len(msgs) > MaxLoginLines {
+		t.Errorf("login kept %d messages", len(msgs))
+	}
+	if peak > limit {
+		t.Fatalf("the heap grew %d MB during the flood", peak>>20)
+	}
+	t.Logf("%v; kept %d messages; heap peak +%.1f MB", err, len(msgs), float64(peak)/(1<<20))
+}
+
+// A server that reads the login and then says nothing: Login gives up
+// after the login timeout with ErrNoWelcome, not at the caller's deadline.
+func TestLoginTimesOutOnSilentServer(t *testing.T) {
+	addr := hostileServer(t, func(c net.Conn) {
+		io.WriteString(c, "login: ")
+		bufio.NewReader(c).ReadString('\n')
+		io.Copy(io.Discard, c) // silent until the client hangs up
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := Dial(ctx, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := NewSession(conn, SessionOptions{LoginTimeout: 300 * time.Millisecond})
+	defer sess.Close()
+	_, err = sess.Login(ctx, "gamemill", "bot", "pw")
+	if !errors.Is(err, ErrNoWelcome) || ctx.Err() != nil {
+		t.Fatalf("login against a silent server: %v (caller's context: %v)", err, ctx.Err())
 	}
 }
