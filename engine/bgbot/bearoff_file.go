@@ -2,6 +2,7 @@ package bgbot
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -100,14 +101,21 @@ func ReadBearoff(in io.Reader) (*Bearoff, error) {
 	if checkers < 1 || checkers > 15 {
 		return nil, fmt.Errorf("read bearoff: %d checkers out of range 1..15", checkers)
 	}
-	db := emptyBearoff(int(checkers))
-	if err := binary.Read(body, binary.LittleEndian, db.dist); err != nil {
+	// Read the tables and check the sum before building the index: a
+	// short or damaged file (a truncated copy, a bad header) then fails
+	// after reading what it has, not after laying out the index of every
+	// position it claims.
+	tables := bearoffPositions(int(checkers))
+	if checkers == 15 {
+		tables *= 2 // the first-checker distributions follow
+	}
+	size := int64(tables) * BearoffRolls * 4
+	raw, err := io.ReadAll(io.LimitReader(body, size))
+	if err != nil {
 		return nil, fmt.Errorf("read bearoff: distributions: %w", err)
 	}
-	if db.first != nil {
-		if err := binary.Read(body, binary.LittleEndian, db.first); err != nil {
-			return nil, fmt.Errorf("read bearoff: first-checker distributions: %w", err)
-		}
+	if int64(len(raw)) < size {
+		return nil, fmt.Errorf("read bearoff: distributions: %d bytes, want %d: %w", len(raw), size, io.ErrUnexpectedEOF)
 	}
 	var sum uint32
 	if err := binary.Read(br, binary.LittleEndian, &sum); err != nil {
@@ -115,6 +123,16 @@ func ReadBearoff(in io.Reader) (*Bearoff, error) {
 	}
 	if sum != crc.Sum32() {
 		return nil, fmt.Errorf("read bearoff: checksum %08x, want %08x", crc.Sum32(), sum)
+	}
+	db := emptyBearoff(int(checkers))
+	rd := bytes.NewReader(raw)
+	if err := binary.Read(rd, binary.LittleEndian, db.dist); err != nil {
+		return nil, fmt.Errorf("read bearoff: distributions: %w", err)
+	}
+	if db.first != nil {
+		if err := binary.Read(rd, binary.LittleEndian, db.first); err != nil {
+			return nil, fmt.Errorf("read bearoff: first-checker distributions: %w", err)
+		}
 	}
 	check := func(name string, d [][BearoffRolls]float32, means []float32) error {
 		for i := range d {
@@ -142,4 +160,15 @@ func ReadBearoff(in io.Reader) (*Bearoff, error) {
 		}
 	}
 	return db, nil
+}
+
+// bearoffPositions is how many positions a database of the checker count
+// holds: the ways to place up to that many checkers on six points,
+// C(checkers+6, 6).
+func bearoffPositions(checkers int) int {
+	n := 1
+	for k := 1; k <= 6; k++ {
+		n = n * (checkers + k) / k
+	}
+	return n
 }
