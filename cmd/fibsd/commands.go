@@ -18,6 +18,17 @@ func (s *server) command(c *client, line string) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// What the command changes in a match is saved before anyone hears of
+	// it: a crash then loses nothing a player saw.
+	s.holding = true
+	defer s.flushLocked()
+	before := c.match
+	defer func() {
+		s.saveLocked(before)
+		if c.match != before {
+			s.saveLocked(c.match)
+		}
+	}()
 	c.idle = time.Now()
 	switch cmd.Verb {
 	case "bye", "quit", "exit", "adios", "ciao":
@@ -187,7 +198,10 @@ func (s *server) invite(c *client, args []string) {
 			return
 		}
 		if saved != nil {
-			c.sendf("** WARNING: Don't accept if you want to continue your saved match with %s!", to)
+			// As on FIBS the invitee is warned: joining replaces the saved
+			// match with the new one.
+			u.sendf("** WARNING: Don't accept if you want to continue your saved match with %s!", c.name)
+			c.sendf("** You have a saved match with %s: it is replaced if %s joins.", to, to)
 		}
 	} else if saved == nil {
 		c.sendf("** There's no saved match with %s. Please give a match length.", to)

@@ -19,7 +19,6 @@ import (
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -96,6 +95,13 @@ func serve(args []string, stderr io.Writer) error {
 	fs.IntVar(&cfg.AddrAttempts, "address-attempts", 20, "failed logins per address per --address-window")
 	fs.DurationVar(&cfg.AddrWindow, "address-window", time.Minute, "window for --address-attempts")
 	fs.DurationVar(&cfg.LoginIdle, "login-timeout", time.Minute, "close connections that have not logged in after this")
+	fs.IntVar(&cfg.AddrConns, "address-conns", 8, "connections not yet logged in, per address")
+	fs.IntVar(&cfg.AddrRegs, "address-registrations", 3, "accounts --register creates per address per --registration-window")
+	fs.DurationVar(&cfg.RegWindow, "registration-window", time.Hour, "window for --address-registrations")
+	fs.IntVar(&cfg.MaxConns, "max-conns", 1000, "connections at once; more are refused")
+	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", 30*time.Second, "drop a client that takes no output for this long")
+	fs.DurationVar(&cfg.HTTPIdle, "http-idle-timeout", 30*time.Second, "close idle HTTP connections on the WebSocket port after this")
+	fs.StringSliceVar(&cfg.Origins, "allowed-origins", nil, "web origins (https://host[:port]) whose pages may open WebSockets, besides the server's own")
 	cost := fs.Int("bcrypt-cost", bcrypt.DefaultCost, "bcrypt cost for accounts created by --register")
 	fs.StringVar(&cfg.MOTD, "motd", "Welcome to gamemill fibsd.", "message of the day")
 	if err := fs.Parse(args); err != nil {
@@ -126,12 +132,12 @@ func serve(args []string, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		mux := http.NewServeMux()
-		mux.Handle("/fibs", srv.wsHandler(ctx))
-		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		logger.Printf("WebSocket on ws://%s/fibs", l.Addr())
-		go hs.Serve(l)
-		context.AfterFunc(ctx, func() { hs.Close() })
+		go func() {
+			if err := srv.serveWS(ctx, l); err != nil {
+				logger.Print(err)
+			}
+		}()
 	}
 	<-ctx.Done()
 	logger.Printf("shutting down: saving matches in progress")

@@ -26,6 +26,34 @@ type match struct {
 	// watchers are the spectators, gathered before each board is sent.
 	watchers []*client
 	srv      *server
+	// savedAt is the progress of the last save; saveFailing says the last
+	// try failed; done says the match is over (and no longer saved).
+	savedAt     progress
+	saveFailing bool
+	done        bool
+}
+
+// progress tells apart the states a match goes through: every action adds
+// to a game's actions or turns its roll into a move, and every game end
+// scores points.
+type progress struct {
+	games, actions int
+	last           record.Kind
+	points         int
+	colour0        int
+}
+
+func (m *match) progress() progress {
+	rec := m.b.Match()
+	p := progress{games: len(rec.Games), colour0: m.colour[0]}
+	if p.games > 0 {
+		g := rec.Games[p.games-1]
+		p.actions, p.points = len(g.Actions), g.Points
+		if len(g.Actions) > 0 {
+			p.last = g.Actions[len(g.Actions)-1].Kind
+		}
+	}
+	return p
 }
 
 func (m *match) st() *bg.State { return m.b.State() }
@@ -121,7 +149,8 @@ func (s *server) startMatch(inviter, joiner *client, length int) {
 		}
 		m.players, m.b = sv.players, b
 		m.colour = [2]int{sv.colour0, -sv.colour0}
-		s.store.deleteSaved(inviter.name, joiner.name)
+		// The saved row stays until a newer save replaces it.
+		m.savedAt = m.progress()
 	} else {
 		m.players = [2]string{inviter.name, joiner.name}
 		rules := record.DefaultRules(length)
@@ -131,7 +160,8 @@ func (s *server) startMatch(inviter, joiner *client, length int) {
 			c0 = -1
 		}
 		m.colour = [2]int{c0, -c0} // random for the first game, then swapped every game
-		s.store.deleteSaved(inviter.name, joiner.name)
+		// A saved match between the two (the invitee was warned) is
+		// replaced by this one's first save.
 	}
 	for seat, name := range m.players {
 		c := s.users[name]
@@ -447,10 +477,10 @@ func (m *match) finish(s *server) {
 		}
 	}
 	sc := m.st().Score
-	if err := s.store.addFinished(m.players[0], m.players[1], m.st().MatchLength, sc, file); err != nil {
+	if err := s.store.finishMatch(m.players[0], m.players[1], m.st().MatchLength, sc, file); err != nil {
 		s.log.Printf("match %s-%s: %v", m.players[0], m.players[1], err)
 	}
-	s.store.deleteSaved(m.players[0], m.players[1])
+	m.done = true
 	s.log.Printf("match %s-%s finished %d-%d (%s)", m.players[0], m.players[1], sc[0], sc[1], file)
 	for _, c := range m.conns {
 		if c != nil {

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -25,7 +26,14 @@ type config struct {
 	LoginAttempts int           // failed logins per connection before it is closed
 	AddrAttempts  int           // failed logins per address per AddrWindow
 	AddrWindow    time.Duration //
+	AddrConns     int           // connections not yet logged in, per address
+	AddrRegs      int           // accounts created by Register, per address per RegWindow
+	RegWindow     time.Duration //
+	MaxConns      int           // connections at once, logged in or not
 	LoginIdle     time.Duration // an unauthenticated connection is closed after this
+	WriteTimeout  time.Duration // a client that takes no output for this long is dropped
+	HTTPIdle      time.Duration // an idle keep-alive connection on the WebSocket port is closed after this
+	Origins       []string      // web origins allowed to open WebSockets besides the server's own
 	MOTD          string
 }
 
@@ -42,31 +50,62 @@ func (c *config) defaults() {
 	if c.AddrWindow <= 0 {
 		c.AddrWindow = time.Minute
 	}
+	if c.AddrConns <= 0 {
+		c.AddrConns = 8
+	}
+	if c.AddrRegs <= 0 {
+		c.AddrRegs = 3
+	}
+	if c.RegWindow <= 0 {
+		c.RegWindow = time.Hour
+	}
+	if c.MaxConns <= 0 {
+		c.MaxConns = 1000
+	}
 	if c.LoginIdle <= 0 {
 		c.LoginIdle = time.Minute
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = 30 * time.Second
+	}
+	if c.HTTPIdle <= 0 {
+		c.HTTPIdle = 30 * time.Second
 	}
 }
 
 // server is a FIBS-style backgammon server. One mutex guards all of its
-// state: users, invitations and matches; each connection's writes go
-// through its own queue, so no write blocks under the lock.
+// state: users, invitations, matches and the per-address counts. Nothing
+// under it waits on the network: each connection's writes go through its
+// own queue and writer, and closing a connection does not wait for that
+// writer.
 type server struct {
 	cfg   config
 	store *store
 	log   *log.Logger
+	// noisy logs what strangers can cause at will (bad login lines,
+	// refused connections), at a bounded rate.
+	noisy *rateLog
 	dice  func() int
 
 	mu       sync.Mutex
 	users    map[string]*client
 	invites  map[[2]string]int // (from, to) -> length; -1 resumes the saved match
 	failures map[string][]time.Time
-	wg       sync.WaitGroup
+	regs     map[string][]time.Time // accounts created, per address
+	conns    int                    // connections admitted and not yet gone
+	unauth   map[string]int         // connections not logged in, per address
+	// While holding, lines sent to clients wait in their held lists for
+	// flushLocked: a command's answers go out after its match is saved.
+	holding bool
+	heldBy  []*client
+	wg      sync.WaitGroup
 }
 
 func newServer(cfg config, st *store, logger *log.Logger, dice func() int) *server {
 	cfg.defaults()
-	return &server{cfg: cfg, store: st, log: logger, dice: dice,
-		users: map[string]*client{}, invites: map[[2]string]int{}, failures: map[string][]time.Time{}}
+	return &server{cfg: cfg, store: st, log: logger, noisy: &rateLog{log: logger, burst: 20}, dice: dice,
+		users: map[string]*client{}, invites: map[[2]string]int{}, failures: map[string][]time.Time{},
+		regs: map[string][]time.Time{}, unauth: map[string]int{}}
 }
 
 // client is one connection, logged in or not.
@@ -74,6 +113,7 @@ type client struct {
 	srv   *server
 	conn  io.ReadWriteCloser
 	addr  string
+	host  string
 	out   chan string
 	quit  chan struct{}
 	once  sync.Once
@@ -86,28 +126,50 @@ type client struct {
 	// watching is the player this client watches: it gets the boards of
 	// that player's match and may do nothing in it.
 	watching string
+	held     []string // lines waiting for the server's flushLocked
+	pending  bool     // counted in the server's unauth
 }
 
-// send queues lines for the client; a client too slow to take them is
-// disconnected rather than allowed to hold the server up.
+// send queues lines for the client, to be called with the server's mutex
+// held. While the server holds output they wait for its flush.
 func (c *client) send(lines ...string) {
+	if c.srv.holding {
+		if len(c.held) == 0 {
+			c.srv.heldBy = append(c.srv.heldBy, c)
+		}
+		c.held = append(c.held, lines...)
+		return
+	}
+	c.enqueue(lines...)
+}
+
+func (c *client) sendf(format string, args ...any) { c.send(fmt.Sprintf(format, args...)) }
+
+// enqueue hands lines to the writer at once; any goroutine may call it. A
+// client too slow to take them is disconnected rather than allowed to hold
+// the server up.
+func (c *client) enqueue(lines ...string) {
 	for _, l := range lines {
 		select {
 		case c.out <- l:
+		case <-c.quit:
+			return
 		default:
-			c.srv.log.Printf("%s: output queue full, disconnecting", c.label())
+			c.srv.noisy.Printf("%s: output queue full, disconnecting", c.addr)
 			c.close()
 			return
 		}
 	}
 }
 
-func (c *client) sendf(format string, args ...any) { c.send(fmt.Sprintf(format, args...)) }
-
+// close ends the connection without waiting for anything: it may run
+// under the server's mutex while the client's writer is blocked.
 func (c *client) close() {
 	c.once.Do(func() {
 		close(c.quit)
-		c.conn.Close()
+		// Closing the socket is what unblocks a blocked writer; a WebSocket
+		// close first tries a close frame, so it does not run here.
+		go c.conn.Close()
 	})
 }
 
@@ -118,14 +180,21 @@ func (c *client) label() string {
 	return c.addr
 }
 
+// writer sends the queued lines, each under a deadline: a peer that stops
+// reading is dropped after cfg.WriteTimeout.
 func (c *client) writer() {
+	deadline, _ := c.conn.(interface{ SetWriteDeadline(time.Time) error })
 	for {
 		select {
 		case l := <-c.out:
 			if !strings.HasSuffix(l, ": ") { // prompts go without a line ending
 				l += "\r\n"
 			}
+			if deadline != nil {
+				deadline.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+			}
 			if _, err := io.WriteString(c.conn, l); err != nil {
+				c.srv.noisy.Printf("%s: write: %v, disconnecting", c.addr, err)
 				c.close()
 				return
 			}
@@ -135,37 +204,99 @@ func (c *client) writer() {
 	}
 }
 
-// serveConn runs one connection to its end: the same code for TCP and
-// WebSocket connections.
+// flushLocked ends holding: every held line goes to its writer.
+func (s *server) flushLocked() {
+	s.holding = false
+	for _, c := range s.heldBy {
+		lines := c.held
+		c.held = nil
+		c.enqueue(lines...)
+	}
+	s.heldBy = s.heldBy[:0]
+}
+
+// admit counts a new connection from host, or says why it is refused:
+// the server is full, or host has too many connections not logged in.
+func (s *server) admit(host string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns >= s.cfg.MaxConns {
+		return errors.New("** The server is full. Please try again later.")
+	}
+	if s.unauth[host] >= s.cfg.AddrConns {
+		return errors.New("** Too many connections from your address are not logged in.")
+	}
+	s.conns++
+	s.unauth[host]++
+	return nil
+}
+
+// departLocked uncounts a connection admitted for host; pending says it
+// was still not logged in.
+func (s *server) departLocked(host string, pending bool) {
+	s.conns--
+	if pending {
+		s.loggedInLocked(host)
+	}
+}
+
+// loggedInLocked uncounts a connection of host that was not logged in.
+func (s *server) loggedInLocked(host string) {
+	if s.unauth[host]--; s.unauth[host] <= 0 {
+		delete(s.unauth, host)
+	}
+}
+
+// serveConn runs one admitted connection to its end: the same code for
+// TCP and WebSocket connections.
 func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr string) {
-	c := &client{srv: s, conn: conn, addr: addr, out: make(chan string, 1024), quit: make(chan struct{}), seat: -1,
+	c := &client{srv: s, conn: conn, addr: addr, host: hostOf(addr), out: make(chan string, 1024), quit: make(chan struct{}), seat: -1, pending: true,
 		own: fibs.Own{AllowPip: true, Autoboard: true, Crawford: true, Double: true, Moreboards: true, Notify: true, Rating: 1500, Timezone: "UTC"}}
+	defer func() {
+		s.mu.Lock()
+		s.departLocked(c.host, c.pending)
+		c.pending = false
+		s.mu.Unlock()
+	}()
 	go c.writer()
 	defer c.close()
 	stop := context.AfterFunc(ctx, c.close)
 	defer stop()
 	// Close the connection if it does not log in in time.
 	loginTimer := time.AfterFunc(s.cfg.LoginIdle, func() {
-		s.log.Printf("%s: no login after %v, closing", addr, s.cfg.LoginIdle)
+		s.noisy.Printf("%s: no login after %v, closing", addr, s.cfg.LoginIdle)
 		c.close()
 	})
 	defer loginTimer.Stop()
-	c.send("FIBS-style backgammon server (gamemill fibsd)", "", "login: ")
+	c.enqueue("FIBS-style backgammon server (gamemill fibsd)", "", "login: ")
 	lr := fibs.NewLineReader(conn, s.cfg.MaxLine)
-	failed := 0
+	failed, tooLong := 0, 0
 	for {
 		line, err := lr.ReadLine()
 		if errors.Is(err, fibs.ErrLineTooLong) {
-			s.log.Printf("%s: line over %d bytes skipped", c.label(), s.cfg.MaxLine)
-			if c.name != "" {
-				c.sendf("** Line too long (at most %d characters).", s.cfg.MaxLine)
+			// Logged once per connection: a client can send them by the
+			// thousand.
+			if tooLong++; tooLong == 1 {
+				s.noisy.Printf("%s: line over %d bytes skipped", c.label(), s.cfg.MaxLine)
 			}
+			if c.name != "" {
+				c.enqueue(fmt.Sprintf("** Line too long (at most %d characters).", s.cfg.MaxLine))
+				continue
+			}
+			// Before login an over-long line is a failed attempt.
+			failed++
+			if !s.attemptFailed(c.host) || failed >= s.cfg.LoginAttempts {
+				s.noisy.Printf("%s: %d failed logins, closing", addr, failed)
+				c.enqueue("** Too many failed logins.")
+				break
+			}
+			c.enqueue("", "login: ")
 			continue
 		}
 		if err != nil {
 			break
 		}
-		line = strings.TrimSpace(line)
+		line = cleanText(strings.TrimSpace(line))
 		if c.name == "" {
 			if line == "" {
 				continue
@@ -177,16 +308,19 @@ func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 			}
 			failed++
 			if bye || failed >= s.cfg.LoginAttempts {
-				s.log.Printf("%s: %d failed logins, closing", addr, failed)
-				c.send("** Too many failed logins.")
+				s.noisy.Printf("%s: %d failed logins, closing", addr, failed)
+				c.enqueue("** Too many failed logins.")
 				break
 			}
-			c.send("", "login: ")
+			c.enqueue("", "login: ")
 			continue
 		}
 		if s.command(c, line) {
 			break
 		}
+	}
+	if tooLong > 1 {
+		s.log.Printf("%s: %d lines over %d bytes skipped", c.label(), tooLong, s.cfg.MaxLine)
 	}
 	s.logout(c)
 	// Let the writer drain what is queued (a goodbye) before closing.
@@ -195,17 +329,19 @@ func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 
 // tryLogin handles a line before login: "login CLIENT 1008 NAME PASSWORD"
 // (a bare "NAME PASSWORD" pair is not accepted: clients use CLIP). It
-// never logs the password.
+// never logs the password. Each attempt takes one of the address's
+// attempts before the password is checked, so connections that send
+// their lines together get no more checks than one connection.
 func (s *server) tryLogin(c *client, line string) (ok, bye bool) {
-	if s.addressBlocked(hostOf(c.addr)) {
-		s.log.Printf("%s: too many failed logins from this address", c.addr)
-		return false, true
-	}
 	f := strings.Fields(line)
 	if len(f) != 5 || f[0] != "login" {
-		s.log.Printf("%s: not a CLIP login line", c.addr)
-		s.failure(hostOf(c.addr))
-		return false, false
+		s.noisy.Printf("%s: not a CLIP login line", c.addr)
+		return false, !s.attemptFailed(c.host)
+	}
+	at, allowed := s.reserveAttempt(c.host)
+	if !allowed {
+		s.noisy.Printf("%s: too many failed logins from this address", c.addr)
+		return false, true
 	}
 	client, name, password := f[1], f[3], f[4]
 	good, known, last, host, err := s.store.checkUser(name, password)
@@ -214,26 +350,40 @@ func (s *server) tryLogin(c *client, line string) (ok, bye bool) {
 		return false, false
 	}
 	if !known && s.cfg.Register && validName(name) {
+		if !s.reserveRegistration(c.host) {
+			s.noisy.Printf("%s: register %s: too many new accounts from this address", c.addr, name)
+			c.enqueue("** Too many new accounts from your address. Please try again later.")
+			return false, false
+		}
 		if err := s.store.addUser(name, password); err != nil {
-			s.log.Printf("%s: register %s: %v", c.addr, name, err)
+			s.noisy.Printf("%s: register %s: %v", c.addr, name, err)
+			if errors.Is(err, errUserExists) {
+				c.enqueue(fmt.Sprintf("** The name %s is taken (or too like a taken one).", name))
+			}
 			return false, false
 		}
 		s.log.Printf("%s: registered %s", c.addr, name)
 		good = true
 	}
 	if !good {
-		s.log.Printf("%s: failed login as %q", c.addr, name)
-		s.failure(hostOf(c.addr))
+		s.noisy.Printf("%s: failed login as %q", c.addr, name)
 		return false, false
 	}
+	s.releaseAttempt(c.host, at)
 	s.store.touchUser(name, c.addr)
+	rows, _ := s.store.savedFor(name)
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.pending {
+		s.loggedInLocked(c.host)
+		c.pending = false
+	}
 	if old := s.users[name]; old != nil {
 		// A second login replaces the first, as on FIBS.
 		old.send("** You are logged in again from another connection. Goodbye.")
 		s.detachLocked(old, "logs in again")
 		delete(s.users, name)
-		go old.close()
+		old.close()
 	}
 	c.name, c.login, c.idle = name, time.Now(), time.Now()
 	c.own.Name = name
@@ -254,35 +404,73 @@ func (s *server) tryLogin(c *client, line string) (ok, bye bool) {
 			u.sendf("7 %s %s logs in.", name, name)
 		}
 	}
-	rows, _ := s.store.savedFor(name)
-	s.mu.Unlock()
 	if len(rows) > 0 {
 		c.sendf("** You have %d saved match(es): type 'show saved'.", len(rows))
 	}
 	return true, false
 }
 
-func (s *server) failure(addr string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.failures[addr] = append(s.failures[addr], time.Now())
+// recentLocked drops the times in m[key] older than window and returns
+// the rest.
+func recentLocked(m map[string][]time.Time, key string, window time.Duration) []time.Time {
+	cut := time.Now().Add(-window)
+	ts := m[key]
+	for len(ts) > 0 && ts[0].Before(cut) {
+		ts = ts[1:]
+	}
+	if len(ts) == 0 {
+		delete(m, key)
+	} else {
+		m[key] = ts
+	}
+	return ts
 }
 
-// addressBlocked reports whether addr failed too many logins recently.
-func (s *server) addressBlocked(addr string) bool {
+// reserveAttempt counts a login attempt from host before its password is
+// checked; false means host has used up its attempts for the window. A
+// login that succeeds gives its attempt back (releaseAttempt).
+func (s *server) reserveAttempt(host string) (time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cut := time.Now().Add(-s.cfg.AddrWindow)
-	fs := s.failures[addr]
-	for len(fs) > 0 && fs[0].Before(cut) {
-		fs = fs[1:]
+	ts := recentLocked(s.failures, host, s.cfg.AddrWindow)
+	if len(ts) >= s.cfg.AddrAttempts {
+		return time.Time{}, false
 	}
-	if len(fs) == 0 {
-		delete(s.failures, addr)
-	} else {
-		s.failures[addr] = fs
+	now := time.Now()
+	s.failures[host] = append(ts, now)
+	return now, true
+}
+
+// attemptFailed counts a failed attempt that needs no password check (a
+// line that is no login); false means host has used up its attempts.
+func (s *server) attemptFailed(host string) bool {
+	_, ok := s.reserveAttempt(host)
+	return ok
+}
+
+func (s *server) releaseAttempt(host string, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ts := s.failures[host]
+	for i, t := range ts {
+		if t.Equal(at) {
+			s.failures[host] = append(ts[:i:i], ts[i+1:]...)
+			return
+		}
 	}
-	return len(fs) >= s.cfg.AddrAttempts
+}
+
+// reserveRegistration counts an account about to be created from host;
+// false means host has created its share for the window.
+func (s *server) reserveRegistration(host string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ts := recentLocked(s.regs, host, s.cfg.RegWindow)
+	if len(ts) >= s.cfg.AddrRegs {
+		return false
+	}
+	s.regs[host] = append(ts, time.Now())
+	return true
 }
 
 func (s *server) whoLocked(c *client) {
@@ -294,7 +482,7 @@ func (s *server) whoLocked(c *client) {
 
 func (s *server) whoOf(u *client) fibs.Who {
 	w := fibs.Who{Name: u.name, Ready: u.own.Ready, Rating: u.own.Rating, Experience: u.own.Experience,
-		Idle: int(time.Since(u.idle).Seconds()), Login: u.login.Unix(), Host: hostOf(u.addr), Client: "-", Email: "-"}
+		Idle: int(time.Since(u.idle).Seconds()), Login: u.login.Unix(), Host: u.host, Client: "-", Email: "-"}
 	if u.match != nil {
 		w.Opponent = u.match.players[1-u.seat]
 	}
@@ -337,44 +525,132 @@ func (s *server) detachLocked(c *client, how string) {
 	if m == nil {
 		return
 	}
-	if err := s.store.saveMatch(m.saved()); err != nil {
-		s.log.Printf("save match %s-%s: %v", m.players[0], m.players[1], err)
+	saved := "The game was saved."
+	if err := s.saveLocked(m); err != nil {
+		saved = "The game could not be saved."
 	} else {
 		s.log.Printf("match %s-%s saved (%s %s)", m.players[0], m.players[1], c.name, how)
 	}
 	if o := m.conns[1-c.seat]; o != nil {
-		o.sendf("%s %s. The game was saved.", c.name, how)
+		o.sendf("%s %s. %s", c.name, how, saved)
 		o.match, o.seat = nil, -1
 	}
+	m.conns = [2]*client{}
 	c.match, c.seat = nil, -1
 }
 
-// listenTCP serves the telnet-style protocol on l until ctx ends.
+// saveLocked saves m if it changed since its last save; the players hear
+// when saving starts failing and when it works again.
+func (s *server) saveLocked(m *match) error {
+	if m == nil || m.done {
+		return nil
+	}
+	p := m.progress()
+	if p == m.savedAt && !m.saveFailing {
+		return nil
+	}
+	if err := s.store.saveMatch(m.saved()); err != nil {
+		s.log.Printf("%v", err)
+		if !m.saveFailing {
+			m.tell(0, saveFailedLine, saveFailedLine)
+		}
+		m.saveFailing = true
+		return err
+	}
+	if m.saveFailing {
+		m.tell(0, "** The match is saved again.", "** The match is saved again.")
+	}
+	m.savedAt, m.saveFailing = p, false
+	return nil
+}
+
+const saveFailedLine = "** Warning: the server could not save this match. Play goes on, but what is not saved is lost if the server stops."
+
+// listenTCP serves the telnet-style protocol on l until ctx ends. An
+// accept error other than a closed listener (out of file descriptors, a
+// connection reset before it was accepted) is waited out with a growing
+// delay, as net/http does: returning would leave the port open with
+// nobody answering.
 func (s *server) listenTCP(ctx context.Context, l net.Listener) {
 	context.AfterFunc(ctx, func() { l.Close() })
+	var delay time.Duration
 	for {
 		conn, err := l.Accept()
 		if err != nil {
-			if ctx.Err() == nil {
-				s.log.Printf("accept: %v", err)
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
 			}
-			return
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			s.noisy.Printf("accept: %v; trying again in %v", err, delay)
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+				return
+			}
+			continue
+		}
+		delay = 0
+		addr := conn.RemoteAddr().String()
+		if err := s.admit(hostOf(addr)); err != nil {
+			s.noisy.Printf("%s: refused: %s", addr, strings.TrimPrefix(err.Error(), "** "))
+			go refuse(conn, err.Error())
+			continue
 		}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			s.serveConn(ctx, conn, conn.RemoteAddr().String())
+			s.serveConn(ctx, conn, addr)
 		}()
 	}
 }
 
+// refuse tells a connection why it is not served and closes it.
+func refuse(conn net.Conn, why string) {
+	conn.SetWriteDeadline(time.Now().Add(time.Second))
+	io.WriteString(conn, why+"\r\n")
+	conn.Close()
+}
+
+// serveWS serves WebSocket clients at /fibs on l until ctx ends.
+func (s *server) serveWS(ctx context.Context, l net.Listener) error {
+	hs := s.httpServer(ctx)
+	context.AfterFunc(ctx, func() { hs.Close() })
+	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("WebSocket server: %w", err)
+	}
+	return nil
+}
+
+// httpServer serves /fibs with timeouts: a client that is slow to send
+// its request, or keeps an idle connection open, is dropped.
+func (s *server) httpServer(ctx context.Context) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("/fibs", s.wsHandler(ctx))
+	return &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: s.cfg.HTTPIdle, MaxHeaderBytes: 16 << 10}
+}
+
 // wsHandler serves one line per WebSocket text frame, through the same
-// session code as TCP.
+// session code as TCP. Only pages of the server's own origin, or of one
+// in cfg.Origins, may open a WebSocket: otherwise any page could use its
+// visitors' browsers to guess passwords or create accounts.
 func (s *server) wsHandler(ctx context.Context) http.Handler {
-	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+	up := websocket.Upgrader{CheckOrigin: s.originAllowed}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.originAllowed(r) {
+			s.noisy.Printf("%s: WebSocket from origin %q refused", r.RemoteAddr, r.Header.Get("Origin"))
+			http.Error(w, "origin not allowed", http.StatusForbidden)
+			return
+		}
+		host := hostOf(r.RemoteAddr)
+		if err := s.admit(host); err != nil {
+			http.Error(w, strings.TrimPrefix(err.Error(), "** "), http.StatusServiceUnavailable)
+			return
+		}
 		ws, err := up.Upgrade(w, r, nil)
 		if err != nil {
+			s.mu.Lock()
+			s.departLocked(host, true)
+			s.mu.Unlock()
 			return
 		}
 		ws.SetReadLimit(int64(s.cfg.MaxLine) * 4)
@@ -382,6 +658,28 @@ func (s *server) wsHandler(ctx context.Context) http.Handler {
 		defer s.wg.Done()
 		s.serveConn(ctx, fibs.NewWSConn(ws), r.RemoteAddr)
 	})
+}
+
+// originAllowed accepts a request without an Origin (not a browser), one
+// from the server's own origin, and one from an origin in cfg.Origins.
+func (s *server) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, o := range s.cfg.Origins {
+		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	return false
 }
 
 // shutdown saves every match in progress and closes every connection.
@@ -400,4 +698,31 @@ func (s *server) shutdown() {
 		c.close()
 	}
 	s.mu.Unlock()
+}
+
+// rateLog logs at most burst lines a second and says how many it left out.
+type rateLog struct {
+	log   *log.Logger
+	burst int
+
+	mu      sync.Mutex
+	start   time.Time
+	n, left int
+}
+
+func (r *rateLog) Printf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now := time.Now(); now.Sub(r.start) >= time.Second {
+		if r.left > 0 {
+			r.log.Printf("(%d lines like these left out)", r.left)
+		}
+		r.start, r.n, r.left = now, 0, 0
+	}
+	if r.n >= r.burst {
+		r.left++
+		return
+	}
+	r.n++
+	r.log.Printf(format, args...)
 }

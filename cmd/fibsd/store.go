@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
+	"unicode"
 
 	"golang.org/x/crypto/bcrypt"
 	_ "modernc.org/sqlite"
@@ -18,8 +20,11 @@ import (
 // finished ones in SQLite.
 type store struct {
 	db    *sql.DB
-	cost  int    // bcrypt cost
-	dummy []byte // a hash to compare against for unknown users
+	cost  int    // bcrypt cost of new accounts
+	dummy []byte // a hash to compare against for unknown users, at the stored hashes' cost
+	// compare checks a password against a hash: bcrypt, replaceable so
+	// that tests can count the checks.
+	compare func(hash, password []byte) error
 }
 
 const schema = `
@@ -44,6 +49,10 @@ CREATE TABLE IF NOT EXISTS finished (
 	score_a INTEGER NOT NULL, score_b INTEGER NOT NULL,
 	file TEXT NOT NULL,
 	ended INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS opened (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	at INTEGER NOT NULL
 );`
 
 func openStore(path string, cost int) (*store, error) {
@@ -56,33 +65,93 @@ func openStore(path string, cost int) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: create schema: %w", path, err)
 	}
-	dummy, err := bcrypt.GenerateFromPassword([]byte("no such user"), cost)
+	// A database that opens but cannot be written would lose every save
+	// while telling players their games were saved: refuse it now.
+	if _, err := db.Exec(`INSERT INTO opened (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, time.Now().Unix()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: the database cannot be written: %w", path, err)
+	}
+	dummyCost, err := storedCost(db, cost)
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("bcrypt cost %d: %w", cost, err)
+		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &store{db: db, cost: cost, dummy: dummy}, nil
+	dummy, err := bcrypt.GenerateFromPassword([]byte("no such user"), dummyCost)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("bcrypt cost %d: %w", dummyCost, err)
+	}
+	return &store{db: db, cost: cost, dummy: dummy, compare: bcrypt.CompareHashAndPassword}, nil
+}
+
+// storedCost is the bcrypt cost most of the stored hashes have (fallback
+// when there are none): an unknown name is checked against a hash of that
+// cost, so the time a login takes does not tell whether the name exists.
+func storedCost(db *sql.DB, fallback int) (int, error) {
+	var hash []byte
+	err := db.QueryRow(`SELECT hash FROM users GROUP BY substr(hash, 1, 7) ORDER BY COUNT(*) DESC LIMIT 1`).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fallback, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read password hashes: %w", err)
+	}
+	c, err := bcrypt.Cost(hash)
+	if err != nil {
+		return fallback, nil
+	}
+	return c, nil
 }
 
 func (s *store) Close() error { return s.db.Close() }
 
-var errUserExists = errors.New("user exists")
+var errUserExists = errors.New("the name is taken or looks like a taken one")
 
-// addUser creates an account; the password is stored as a bcrypt hash.
+// addUser creates an account; the password is stored as a bcrypt hash. A
+// name that differs from an existing one only in case or in look-alike
+// letters (see nameSkeleton) is refused.
 func (s *store) addUser(name, password string) error {
-	if !validName(name) {
-		return fmt.Errorf("add user %q: a name is 1-20 letters, digits or _", name)
+	if err := checkName(name); err != nil {
+		return fmt.Errorf("add user %q: %w", name, err)
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.cost)
 	if err != nil {
 		return fmt.Errorf("add user %s: %w", name, err)
 	}
-	_, err = s.db.Exec(`INSERT INTO users (name, hash, created) VALUES (?, ?, ?)`, name, hash, time.Now().Unix())
+	// The check and the insert share one transaction, so two look-alike
+	// registrations at once cannot both pass the check.
+	tx, err := s.db.Begin()
 	if err != nil {
-		var n int
-		if s.db.QueryRow(`SELECT COUNT(*) FROM users WHERE name = ?`, name).Scan(&n) == nil && n > 0 {
-			return fmt.Errorf("add user %s: %w", name, errUserExists)
+		return fmt.Errorf("add user %s: %w", name, err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.Query(`SELECT name FROM users`)
+	if err != nil {
+		return fmt.Errorf("add user %s: %w", name, err)
+	}
+	skel := nameSkeleton(name)
+	taken := ""
+	for rows.Next() {
+		var other string
+		if err := rows.Scan(&other); err != nil {
+			rows.Close()
+			return fmt.Errorf("add user %s: %w", name, err)
 		}
+		if nameSkeleton(other) == skel {
+			taken = other
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("add user %s: %w", name, err)
+	}
+	if taken != "" {
+		return fmt.Errorf("add user %s (beside %s): %w", name, taken, errUserExists)
+	}
+	if _, err := tx.Exec(`INSERT INTO users (name, hash, created) VALUES (?, ?, ?)`, name, hash, time.Now().Unix()); err != nil {
+		return fmt.Errorf("add user %s: %w", name, err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("add user %s: %w", name, err)
 	}
 	return nil
@@ -96,13 +165,13 @@ func (s *store) checkUser(name, password string) (ok, known bool, last int64, ho
 	err = s.db.QueryRow(`SELECT hash, last_login, last_host FROM users WHERE name = ?`, name).Scan(&hash, &last, &host)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Spend the same time as for a known user, so timing does not tell.
-		_ = bcrypt.CompareHashAndPassword(s.dummy, []byte(password))
+		_ = s.compare(s.dummy, []byte(password))
 		return false, false, 0, "", nil
 	}
 	if err != nil {
 		return false, false, 0, "", fmt.Errorf("check user %s: %w", name, err)
 	}
-	return bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil, true, last, host, nil
+	return s.compare(hash, []byte(password)) == nil, true, last, host, nil
 }
 
 func (s *store) touchUser(name, host string) error {
@@ -110,16 +179,44 @@ func (s *store) touchUser(name, host string) error {
 	return err
 }
 
-func validName(name string) bool {
-	if len(name) < 1 || len(name) > 20 || name == "You" || name == "you" {
-		return false
+// checkName says what is wrong with a new account's name, if anything: a
+// name is 1 to 20 characters, a letter and then letters, digits or _ (an
+// all-digit name would read as a numbered CLIP message), and not a word
+// FIBS messages use in place of a name, in any case.
+func checkName(name string) error {
+	if len(name) < 1 || len(name) > 20 {
+		return errors.New("a name is 1 to 20 characters")
 	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-			return false
+	for i, r := range name {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if i == 0 && !letter {
+			return errors.New("a name begins with a letter")
+		}
+		if !letter && !(r >= '0' && r <= '9') && r != '_' {
+			return errors.New("a name is letters, digits or _")
 		}
 	}
-	return true
+	if strings.EqualFold(name, "you") {
+		return errors.New("the name is reserved")
+	}
+	return nil
+}
+
+func validName(name string) bool { return checkName(name) == nil }
+
+// nameSkeleton folds a name to the letters a reader cannot tell apart:
+// case, and I, l and 1 (one stroke), and O and 0. Two names with the same
+// skeleton may not both exist.
+func nameSkeleton(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch r = unicode.ToLower(r); r {
+		case 'i', '1':
+			return 'l'
+		case '0':
+			return 'o'
+		}
+		return r
+	}, name)
 }
 
 // savedMatch is an unfinished match kept while a player is away.
@@ -129,20 +226,34 @@ type savedMatch struct {
 	rec     *record.Match
 }
 
+// saveMatch replaces the saved match between the two players (in either
+// seat order) in one transaction: a save that fails leaves the previous
+// one as it was.
 func (s *store) saveMatch(m savedMatch) error {
-	data, err := json.Marshal(m.rec)
-	if err != nil {
-		return fmt.Errorf("save match %s-%s: %w", m.players[0], m.players[1], err)
-	}
-	_, err = s.db.Exec(`DELETE FROM saved WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)`, m.players[0], m.players[1], m.players[1], m.players[0])
-	if err == nil {
-		_, err = s.db.Exec(`INSERT INTO saved (a, b, colour0, record, saved) VALUES (?, ?, ?, ?, ?)`,
-			m.players[0], m.players[1], m.colour0, string(data), time.Now().Unix())
-	}
-	if err != nil {
+	if err := s.replaceSaved(m); err != nil {
 		return fmt.Errorf("save match %s-%s: %w", m.players[0], m.players[1], err)
 	}
 	return nil
+}
+
+func (s *store) replaceSaved(m savedMatch) error {
+	data, err := json.Marshal(m.rec)
+	if err != nil {
+		return err
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`DELETE FROM saved WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)`, m.players[0], m.players[1], m.players[1], m.players[0]); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`INSERT INTO saved (a, b, colour0, record, saved) VALUES (?, ?, ?, ?, ?)`,
+		m.players[0], m.players[1], m.colour0, string(data), time.Now().Unix()); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // loadSaved returns the saved match between x and y, if any.
@@ -162,11 +273,6 @@ func (s *store) loadSaved(x, y string) (*savedMatch, error) {
 		return nil, fmt.Errorf("load saved match %s-%s: %w", x, y, err)
 	}
 	return &m, nil
-}
-
-func (s *store) deleteSaved(x, y string) error {
-	_, err := s.db.Exec(`DELETE FROM saved WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)`, x, y, y, x)
-	return err
 }
 
 // savedFor lists name's saved matches: opponent, length, name's score,
@@ -208,8 +314,23 @@ func (s *store) savedFor(name string) ([]savedRow, error) {
 // scoreNow is the score of the games finished so far.
 func scoreNow(m *record.Match) [2]int { return m.FinalScore() }
 
-func (s *store) addFinished(a, b string, length int, score [2]int, file string) error {
-	_, err := s.db.Exec(`INSERT INTO finished (a, b, length, score_a, score_b, file, ended) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		a, b, length, score[0], score[1], file, time.Now().Unix())
-	return err
+// finishMatch lists a finished match and drops its saved row, in one
+// transaction.
+func (s *store) finishMatch(a, b string, length int, score [2]int, file string) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`INSERT INTO finished (a, b, length, score_a, score_b, file, ended) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		a, b, length, score[0], score[1], file, time.Now().Unix()); err != nil {
+		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+	}
+	if _, err := tx.Exec(`DELETE FROM saved WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)`, a, b, b, a); err != nil {
+		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+	}
+	return nil
 }
