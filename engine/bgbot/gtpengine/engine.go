@@ -137,7 +137,7 @@ type Options struct {
 // per decision with its cube error in all unchanged, and 0.02 with the
 // window networks cut it again, by 0.29 [0.07, 0.51]
 // mEMG a decision over 2,000 matches, its error in all unchanged and
-// gnubg 0-ply's risen (docs/bgbot.md, Where the cube errors lie).
+// gnubg 0-ply's risen (docs/results/2026-11-26-bgbot-cube.md).
 const DefaultDoubleMargin = 0.02
 
 // DefaultMoneyDoubleMargin is the engine's --money-double-margin: none,
