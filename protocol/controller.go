@@ -26,6 +26,11 @@ type ControllerOptions struct {
 	// Zero means DefaultMaxLineLength (1 MiB).
 	MaxLineLength int
 
+	// MaxResponseLines and MaxResponseBytes bound one response as a whole
+	// (lines, and bytes with line feeds). Zero means
+	// DefaultMaxResponseLines and DefaultMaxResponseBytes.
+	MaxResponseLines, MaxResponseBytes int
+
 	// SendIDs makes the controller number its commands ("1 name", "2 name",
 	// ...) and check that each response echoes the right id. Without it,
 	// commands carry no id and a response carrying one is rejected.
@@ -132,7 +137,7 @@ func (c *Controller) readLoop() {
 		onLine = nil
 	}
 	for {
-		resp, err := readResponse(br, c.opts.MaxLineLength, onLine)
+		resp, err := readResponse(br, responseLimits{line: c.opts.MaxLineLength, lines: c.opts.MaxResponseLines, bytes: c.opts.MaxResponseBytes}, onLine)
 		select {
 		case c.results <- readResult{resp, err}:
 		case <-c.stop:

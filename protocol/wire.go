@@ -15,6 +15,20 @@ import (
 // ending, that a [Controller] or [Server] accepts unless told otherwise.
 const DefaultMaxLineLength = 1 << 20
 
+// DefaultMaxResponseLines and DefaultMaxResponseBytes bound one response
+// as a whole, so that an engine streaming lines without the blank line
+// that ends a response cannot grow the controller without limit. The
+// longest legitimate responses (GNU Go's list_commands, about 200 lines;
+// a 19x19 showboard, 25) are far below them.
+const (
+	DefaultMaxResponseLines = 10000
+	DefaultMaxResponseBytes = 4 << 20
+)
+
+// ErrResponseTooLong is wrapped by the [*ProtocolError] for a response
+// over the line count or byte limit of a response.
+var ErrResponseTooLong = errors.New("response too long")
+
 // ErrEmptyLine is returned by [ParseCommand] for a line that holds no command
 // after preprocessing (empty, white space only or a comment).
 var ErrEmptyLine = errors.New("empty command line")
@@ -137,21 +151,42 @@ type Response struct {
 // Lines longer than maxLine bytes (0 means [DefaultMaxLineLength]), NUL
 // bytes, other control characters except HT and CR, and invalid UTF-8 are
 // reported as a [*ProtocolError], as is a stream that ends inside a response
-// (that error also wraps [ErrEngineExited]). A stream that ends before the
+// (that error also wraps [ErrEngineExited]) and a response of more than
+// [DefaultMaxResponseLines] lines or [DefaultMaxResponseBytes] bytes (that
+// one wraps [ErrResponseTooLong]). A stream that ends before the
 // response starts, or any other read error (a closed pipe), yields an error
 // wrapping [ErrEngineExited] and the read error.
 func ReadResponse(br *bufio.Reader, maxLine int) (Response, error) {
-	return readResponse(br, maxLine, nil)
+	return readResponse(br, responseLimits{line: maxLine}, nil)
 }
 
-func readResponse(br *bufio.Reader, maxLine int, onLine func(string)) (Response, error) {
-	if maxLine <= 0 {
-		maxLine = DefaultMaxLineLength
+// responseLimits bounds one response: its lines, its line count and its
+// bytes (lines and line feeds). Zero fields take the defaults.
+type responseLimits struct {
+	line, lines, bytes int
+}
+
+func (l responseLimits) withDefaults() responseLimits {
+	if l.line <= 0 {
+		l.line = DefaultMaxLineLength
 	}
+	if l.lines <= 0 {
+		l.lines = DefaultMaxResponseLines
+	}
+	if l.bytes <= 0 {
+		l.bytes = DefaultMaxResponseBytes
+	}
+	return l
+}
+
+func readResponse(br *bufio.Reader, limits responseLimits, onLine func(string)) (Response, error) {
+	limits = limits.withDefaults()
+	maxLine := limits.line
 	var (
 		resp    Response
 		started bool
 		lines   []string
+		size    int // bytes kept, line feeds included
 	)
 	for {
 		line, err := readLine(br, maxLine)
@@ -186,12 +221,20 @@ func readResponse(br *bufio.Reader, maxLine int, onLine func(string)) (Response,
 				return Response{}, err
 			}
 			started = true
+			size = len(first) + 1
 			lines = append(lines, first)
 			continue
 		}
 		if line == "" {
 			resp.Text = strings.Join(lines, "\n")
 			return resp, nil
+		}
+		size += len(line) + 1
+		switch {
+		case len(lines) >= limits.lines:
+			return Response{}, &ProtocolError{Reason: fmt.Sprintf("response longer than %d lines", limits.lines), Err: ErrResponseTooLong}
+		case size > limits.bytes:
+			return Response{}, &ProtocolError{Reason: fmt.Sprintf("response longer than %d bytes", limits.bytes), Err: ErrResponseTooLong}
 		}
 		lines = append(lines, line)
 	}

@@ -166,3 +166,39 @@ func TestSanitizeText(t *testing.T) {
 		}
 	}
 }
+
+// An engine could answer "= 24/23" and then stream short lines without
+// the blank line that ends a response; every line was kept, growing the
+// controller by hundreds of megabytes a second until the timeout.
+func TestReadResponseCapped(t *testing.T) {
+	// n lines of text: the first after "=", all of the same length.
+	response := func(n, length int) string {
+		line := strings.Repeat("y", length)
+		return "=" + line + "\n" + strings.Repeat(line+"\n", n-1) + "\n"
+	}
+	mib := DefaultMaxLineLength
+	for _, tc := range []struct {
+		name      string
+		n, length int
+		ok        bool
+	}{
+		{"at the line limit", DefaultMaxResponseLines, 1, true},
+		{"one line over", DefaultMaxResponseLines + 1, 1, false},
+		{"flood of short lines", 200000, 1, false},
+		{"at the byte limit", 4, mib - 1, true}, // 4 lines of 1 MiB with their line feeds
+		{"a fifth line of 1 MiB", 5, mib - 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := ReadResponse(bufio.NewReader(strings.NewReader(response(tc.n, tc.length))), 0)
+			var pe *ProtocolError
+			switch {
+			case tc.ok && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.ok && len(resp.Text) != tc.n*(tc.length+1)-1:
+				t.Fatalf("text of %d bytes, want %d", len(resp.Text), tc.n*(tc.length+1)-1)
+			case !tc.ok && (!errors.Is(err, ErrResponseTooLong) || !errors.As(err, &pe)):
+				t.Fatalf("error %v, want a protocol error wrapping ErrResponseTooLong", err)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -54,6 +55,16 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 		case "garbage":
 			os.Stdout.Write([]byte("\x00\x01\x02 garbage \xff\xfe\n\n"))
 			time.Sleep(time.Hour)
+		case "flood":
+			// A move, then short lines without the blank line that ends
+			// the response, until the pipe breaks.
+			w := bufio.NewWriterSize(os.Stdout, 64<<10)
+			w.WriteString("= 24/23\n")
+			for {
+				if _, err := w.WriteString("flood\n"); err != nil {
+					os.Exit(0)
+				}
+			}
 		case "huge":
 			os.Stdout.Write([]byte("= " + strings.Repeat("x", 3<<20) + "\n\n"))
 			time.Sleep(time.Hour)
@@ -84,7 +95,7 @@ func (e *engine) GenTake(ctx context.Context) (bg.Answer, error) {
 }
 
 func main() {
-	mode := flag.String("mode", "", "misbehaviour: crash, hang, garbage, huge, illegal, fail")
+	mode := flag.String("mode", "", "misbehaviour: crash, hang, garbage, huge, flood, illegal, fail")
 	after := flag.Int("after", 0, "genmove requests answered normally before misbehaving")
 	slow := flag.Duration("slow-start", 0, "sleep before reading any command")
 	doubles := flag.Bool("doubles", false, "double whenever allowed")
