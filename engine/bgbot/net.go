@@ -535,17 +535,8 @@ func (e *NetEvaluator) forward(b *backgammon.Board) {
 	n, e.cls = e.w.netFor(e.w.netClassOf(b))
 	e.nz = e.enc.encode(b, e.x, e.nz)
 	h := e.hid
-	copy(h, n.b1)
 	H := n.hidden
-	for _, i := range e.nz {
-		v := e.x[i]
-		row := n.w1[int(i)*H : int(i)*H+H]
-		if v == 1 {
-			addTo(h, row)
-		} else {
-			axpy(h, row, v)
-		}
-	}
+	firstLayer(h, n.b1, n.w1, e.nz, e.x)
 	for j := range h {
 		h[j] = sigmoid(h[j])
 	}

@@ -1,11 +1,13 @@
 package bgbot
 
 // The first layer of a network is a sum of weight rows, one per active
-// input, so these three loops are most of an evaluation's time. On amd64
-// they run in SSE assembly (vec_amd64.s), which SSE2, part of every amd64
-// processor, makes safe without a feature check; elsewhere (or with the
-// purego build tag) the Go versions below run. Both give bit-identical
-// results: the assembly keeps the Go code's order of additions.
+// input, so these loops are most of an evaluation's time. On amd64 they
+// run in assembly (vec_amd64.s): the first layer with its sums held in
+// AVX-512 or AVX2 registers where the processor has them (firstLayer),
+// and SSE loops, which SSE2, part of every amd64 processor, makes safe
+// without a feature check; elsewhere (or with the purego build tag) the
+// Go versions below run. All give bit-identical results: the assembly
+// keeps the Go code's order of additions.
 
 // addToGo adds src to dst (same length), four at a time.
 func addToGo(dst, src []float32) {
@@ -56,4 +58,21 @@ func dotGo(a, b []float32) float32 {
 		s0 += a[j] * b[j]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// firstLayerGo sets h to the first layer's sums: the biases b1 plus, for
+// each active input i of nz in order, its weight row of w1 (len(h) wide),
+// times its value x[i] where that is not 1.
+func firstLayerGo(h, b1, w1 []float32, nz []int32, x []float32) {
+	H := len(h)
+	copy(h, b1)
+	for _, i := range nz {
+		v := x[i]
+		row := w1[int(i)*H : int(i)*H+H]
+		if v == 1 {
+			addTo(h, row)
+		} else {
+			axpy(h, row, v)
+		}
+	}
 }

@@ -2,6 +2,8 @@
 
 package bgbot
 
+import "golang.org/x/sys/cpu"
+
 // addTo adds src to dst; src must be at least as long as dst.
 func addTo(dst, src []float32) { addToSSE(dst, src[:len(dst)]) }
 
@@ -10,6 +12,47 @@ func axpy(dst, src []float32, v float32) { axpySSE(dst, src[:len(dst)], v) }
 
 // dot is the inner product of a and b; b must be at least as long as a.
 func dot(a, b []float32) float32 { return dotSSE(a, b[:len(a)]) }
+
+// The processor's vector extensions, read once at start-up: the first
+// layer keeps its sums in registers where AVX-512 (blocks of 256) or AVX2
+// (blocks of 64) is there.
+var (
+	hasAVX512 = cpu.X86.HasAVX512F
+	hasAVX2   = cpu.X86.HasAVX2
+)
+
+// firstLayer is firstLayerGo, bit for bit, in the widest registers the
+// processor has. The kernels read rows of w1 unchecked, so the indexes are
+// checked here.
+func firstLayer(h, b1, w1 []float32, nz []int32, x []float32) {
+	H := len(h)
+	block := 0
+	switch {
+	case hasAVX512 && H%256 == 0:
+		block = 256
+	case hasAVX2 && H%64 == 0:
+		block = 64
+	default:
+		firstLayerGo(h, b1, w1, nz, x)
+		return
+	}
+	if len(w1) < len(x)*H || len(b1) < H {
+		panic("bgbot: first layer weights smaller than the inputs")
+	}
+	for _, i := range nz {
+		if uint(i) >= uint(len(x)) {
+			panic("bgbot: active input out of range")
+		}
+	}
+	copy(h, b1)
+	for c := 0; c < H; c += block {
+		if block == 256 {
+			rowsAVX512(h[c:c+256], w1[c:], 4*H, nz, x)
+		} else {
+			rowsAVX2(h[c:c+64], w1[c:], 4*H, nz, x)
+		}
+	}
+}
 
 // The assembly in vec_amd64.s; each reads len(dst) (or len(a)) elements
 // of both slices, which the wrappers above guarantee exist.
@@ -22,3 +65,12 @@ func axpySSE(dst, src []float32, v float32)
 
 //go:noescape
 func dotSSE(a, b []float32) float32
+
+// rowsAVX512 and rowsAVX2 add to dst (256 or 64 sums) the rows of nz, row
+// i starting stride bytes times i into w, as firstLayerGo does.
+//
+//go:noescape
+func rowsAVX512(dst, w []float32, stride int, nz []int32, x []float32)
+
+//go:noescape
+func rowsAVX2(dst, w []float32, stride int, nz []int32, x []float32)

@@ -180,3 +180,190 @@ dotsum:
 	ADDSS  X2, X0
 	MOVSS  X0, ret+48(FP)
 	RET
+
+// The first layer with the hidden sums held in vector registers: each
+// kernel loads a block of dst, adds every active input's weight row (or
+// its value times the row) to it in the order of nz, and stores it once.
+// The additions and products are those of addTo and axpy, in the same
+// order, so the sums are bit-identical to theirs; only the loads and
+// stores of dst between rows are gone.
+
+// func rowsAVX512(dst []float32, w []float32, stride int, nz []int32, x []float32)
+// dst holds 256 sums; row i starts at w + i*stride bytes.
+TEXT ·rowsAVX512(SB), NOSPLIT, $0-104
+	MOVQ dst_base+0(FP), DI
+	MOVQ w_base+24(FP), SI
+	MOVQ stride+48(FP), DX
+	MOVQ nz_base+56(FP), BX
+	MOVQ nz_len+64(FP), CX
+	MOVQ x_base+80(FP), R8
+	VMOVUPS 0(DI), Z0
+	VMOVUPS 64(DI), Z1
+	VMOVUPS 128(DI), Z2
+	VMOVUPS 192(DI), Z3
+	VMOVUPS 256(DI), Z4
+	VMOVUPS 320(DI), Z5
+	VMOVUPS 384(DI), Z6
+	VMOVUPS 448(DI), Z7
+	VMOVUPS 512(DI), Z8
+	VMOVUPS 576(DI), Z9
+	VMOVUPS 640(DI), Z10
+	VMOVUPS 704(DI), Z11
+	VMOVUPS 768(DI), Z12
+	VMOVUPS 832(DI), Z13
+	VMOVUPS 896(DI), Z14
+	VMOVUPS 960(DI), Z15
+	TESTQ CX, CX
+	JZ    r512store
+r512loop:
+	MOVLQSX (BX), AX
+	MOVL    (R8)(AX*4), R9
+	MOVQ    AX, R10
+	IMULQ   DX, R10
+	ADDQ    SI, R10
+	CMPL    R9, $0x3f800000
+	JNE     r512scaled
+	VADDPS 0(R10), Z0, Z0
+	VADDPS 64(R10), Z1, Z1
+	VADDPS 128(R10), Z2, Z2
+	VADDPS 192(R10), Z3, Z3
+	VADDPS 256(R10), Z4, Z4
+	VADDPS 320(R10), Z5, Z5
+	VADDPS 384(R10), Z6, Z6
+	VADDPS 448(R10), Z7, Z7
+	VADDPS 512(R10), Z8, Z8
+	VADDPS 576(R10), Z9, Z9
+	VADDPS 640(R10), Z10, Z10
+	VADDPS 704(R10), Z11, Z11
+	VADDPS 768(R10), Z12, Z12
+	VADDPS 832(R10), Z13, Z13
+	VADDPS 896(R10), Z14, Z14
+	VADDPS 960(R10), Z15, Z15
+	JMP r512next
+r512scaled:
+	VBROADCASTSS (R8)(AX*4), Z16
+	VMULPS 0(R10), Z16, Z17
+	VADDPS Z17, Z0, Z0
+	VMULPS 64(R10), Z16, Z18
+	VADDPS Z18, Z1, Z1
+	VMULPS 128(R10), Z16, Z19
+	VADDPS Z19, Z2, Z2
+	VMULPS 192(R10), Z16, Z20
+	VADDPS Z20, Z3, Z3
+	VMULPS 256(R10), Z16, Z21
+	VADDPS Z21, Z4, Z4
+	VMULPS 320(R10), Z16, Z22
+	VADDPS Z22, Z5, Z5
+	VMULPS 384(R10), Z16, Z23
+	VADDPS Z23, Z6, Z6
+	VMULPS 448(R10), Z16, Z24
+	VADDPS Z24, Z7, Z7
+	VMULPS 512(R10), Z16, Z25
+	VADDPS Z25, Z8, Z8
+	VMULPS 576(R10), Z16, Z26
+	VADDPS Z26, Z9, Z9
+	VMULPS 640(R10), Z16, Z27
+	VADDPS Z27, Z10, Z10
+	VMULPS 704(R10), Z16, Z28
+	VADDPS Z28, Z11, Z11
+	VMULPS 768(R10), Z16, Z29
+	VADDPS Z29, Z12, Z12
+	VMULPS 832(R10), Z16, Z30
+	VADDPS Z30, Z13, Z13
+	VMULPS 896(R10), Z16, Z31
+	VADDPS Z31, Z14, Z14
+	VMULPS 960(R10), Z16, Z17
+	VADDPS Z17, Z15, Z15
+r512next:
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  r512loop
+r512store:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	VMOVUPS Z8, 512(DI)
+	VMOVUPS Z9, 576(DI)
+	VMOVUPS Z10, 640(DI)
+	VMOVUPS Z11, 704(DI)
+	VMOVUPS Z12, 768(DI)
+	VMOVUPS Z13, 832(DI)
+	VMOVUPS Z14, 896(DI)
+	VMOVUPS Z15, 960(DI)
+	VZEROUPPER
+	RET
+
+// func rowsAVX2(dst []float32, w []float32, stride int, nz []int32, x []float32)
+// dst holds 64 sums; row i starts at w + i*stride bytes.
+TEXT ·rowsAVX2(SB), NOSPLIT, $0-104
+	MOVQ dst_base+0(FP), DI
+	MOVQ w_base+24(FP), SI
+	MOVQ stride+48(FP), DX
+	MOVQ nz_base+56(FP), BX
+	MOVQ nz_len+64(FP), CX
+	MOVQ x_base+80(FP), R8
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	TESTQ CX, CX
+	JZ    r256store
+r256loop:
+	MOVLQSX (BX), AX
+	MOVL    (R8)(AX*4), R9
+	MOVQ    AX, R10
+	IMULQ   DX, R10
+	ADDQ    SI, R10
+	CMPL    R9, $0x3f800000
+	JNE     r256scaled
+	VADDPS 0(R10), Y0, Y0
+	VADDPS 32(R10), Y1, Y1
+	VADDPS 64(R10), Y2, Y2
+	VADDPS 96(R10), Y3, Y3
+	VADDPS 128(R10), Y4, Y4
+	VADDPS 160(R10), Y5, Y5
+	VADDPS 192(R10), Y6, Y6
+	VADDPS 224(R10), Y7, Y7
+	JMP r256next
+r256scaled:
+	VBROADCASTSS (R8)(AX*4), Y8
+	VMULPS 0(R10), Y8, Y9
+	VADDPS Y9, Y0, Y0
+	VMULPS 32(R10), Y8, Y10
+	VADDPS Y10, Y1, Y1
+	VMULPS 64(R10), Y8, Y11
+	VADDPS Y11, Y2, Y2
+	VMULPS 96(R10), Y8, Y12
+	VADDPS Y12, Y3, Y3
+	VMULPS 128(R10), Y8, Y13
+	VADDPS Y13, Y4, Y4
+	VMULPS 160(R10), Y8, Y14
+	VADDPS Y14, Y5, Y5
+	VMULPS 192(R10), Y8, Y15
+	VADDPS Y15, Y6, Y6
+	VMULPS 224(R10), Y8, Y9
+	VADDPS Y9, Y7, Y7
+r256next:
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  r256loop
+r256store:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VZEROUPPER
+	RET

@@ -60,3 +60,59 @@ func BenchmarkAddTo128Go(b *testing.B) {
 		addToGo(dst, src)
 	}
 }
+
+// randomLayer is a first layer of inputs x hidden random weights, with
+// an input vector whose active inputs (nz, in a shuffled order) are half
+// ones and half other values, as the encoder's are.
+func randomLayer(rng *rand.Rand, inputs, hidden int) (b1, w1 []float32, nz []int32, x []float32) {
+	fill := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+		}
+		return v
+	}
+	b1, w1 = fill(hidden), fill(inputs*hidden)
+	x = make([]float32, inputs)
+	for _, i := range rng.Perm(inputs)[:inputs/3] {
+		if rng.IntN(2) == 0 {
+			x[i] = 1
+		} else {
+			x[i] = float32(rng.Float64() * 3)
+		}
+		nz = append(nz, int32(i))
+	}
+	return b1, w1, nz, x
+}
+
+// TestFirstLayerMatchesGo checks the platform's first layer against the
+// plain Go one bit for bit, for hidden sizes the vector kernels take and
+// sizes they leave to the Go loops.
+func TestFirstLayerMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, hidden := range []int{256, 512, 64, 192, 100, 7} {
+		for range 20 {
+			b1, w1, nz, x := randomLayer(rng, 280, hidden)
+			want, got := make([]float32, hidden), make([]float32, hidden)
+			firstLayerGo(want, b1, w1, nz, x)
+			firstLayer(got, b1, w1, nz, x)
+			sameBits(t, "firstLayer", hidden, want, got)
+		}
+	}
+}
+
+func BenchmarkFirstLayer256(b *testing.B) {
+	b1, w1, nz, x := randomLayer(rand.New(rand.NewPCG(1, 2)), 240, 256)
+	h := make([]float32, 256)
+	for b.Loop() {
+		firstLayer(h, b1, w1, nz, x)
+	}
+}
+
+func BenchmarkFirstLayer256Go(b *testing.B) {
+	b1, w1, nz, x := randomLayer(rand.New(rand.NewPCG(1, 2)), 240, 256)
+	h := make([]float32, 256)
+	for b.Loop() {
+		firstLayerGo(h, b1, w1, nz, x)
+	}
+}
