@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,7 @@ import (
 
 type testServer struct {
 	srv     *server
+	ctx     context.Context
 	addr    string
 	records string
 	logs    *syncBuf
@@ -77,7 +79,7 @@ func startServer(t *testing.T, cfg config) *testServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	go srv.listenTCP(ctx, l)
 	t.Cleanup(func() { cancel(); srv.shutdown() })
-	return &testServer{srv: srv, addr: l.Addr().String(), records: cfg.Records, logs: logs}
+	return &testServer{srv: srv, ctx: ctx, addr: l.Addr().String(), records: cfg.Records, logs: logs}
 }
 
 // human is a person at a telnet prompt: plain lines over TCP.
@@ -149,10 +151,20 @@ func (h *human) login(name string) {
 // from the last board, until the match ends; it returns the match-end line.
 func (h *human) play() string {
 	h.t.Helper()
+	return h.playUntil(fibs.WinsMatch)
+}
+
+// playUntil plays as play does until a line of one of the kinds comes;
+// it returns that line unanswered.
+func (h *human) playUntil(stop ...fibs.Kind) string {
+	h.t.Helper()
 	var board string
 	for {
 		line := h.until("")
 		m := fibs.Parse(line)
+		if slices.Contains(stop, m.Kind) {
+			return line
+		}
 		switch m.Kind {
 		case fibs.Board:
 			board = line
@@ -177,8 +189,6 @@ func (h *human) play() string {
 			}
 		case fibs.Error:
 			h.t.Fatalf("%s got an error: %q", h.name, line)
-		case fibs.WinsMatch:
-			return line
 		}
 	}
 }

@@ -1,0 +1,568 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gorilla/websocket"
+	"golang.org/x/crypto/bcrypt"
+
+	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/fibsboard"
+	"github.com/gamemill/gamemill/protocol/fibs"
+)
+
+// startWS serves ts's server over WebSocket as well; it returns the
+// listener's address.
+func startWS(t *testing.T, ts *testServer) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ts.srv.serveWS(ts.ctx, l)
+	t.Cleanup(func() { l.Close() })
+	return l.Addr().String()
+}
+
+// wsPlayer is a browser-like client: one line per WebSocket text frame.
+type wsPlayer struct {
+	t  *testing.T
+	ws *websocket.Conn
+}
+
+func dialWS(t *testing.T, addr string, d *websocket.Dialer, origin string) (*wsPlayer, error) {
+	t.Helper()
+	if d == nil {
+		d = websocket.DefaultDialer
+	}
+	var h http.Header
+	if origin != "" {
+		h = http.Header{"Origin": {origin}}
+	}
+	ws, resp, err := d.Dial("ws://"+addr+"/fibs", h)
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		if resp != nil {
+			return nil, fmt.Errorf("%w (HTTP %d)", err, resp.StatusCode)
+		}
+		return nil, err
+	}
+	t.Cleanup(func() { ws.Close() })
+	return &wsPlayer{t: t, ws: ws}, nil
+}
+
+func (p *wsPlayer) say(line string) {
+	p.t.Helper()
+	if err := p.ws.WriteMessage(websocket.TextMessage, []byte(line)); err != nil {
+		p.t.Fatalf("send %q: %v", line, err)
+	}
+}
+
+// until reads frames until one contains want (exact: equals it).
+func (p *wsPlayer) until(want string, exact bool) string {
+	p.t.Helper()
+	p.ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, data, err := p.ws.ReadMessage()
+		if err != nil {
+			p.t.Fatalf("waiting for %q: %v", want, err)
+		}
+		line := string(data)
+		if line == want || !exact && strings.Contains(line, want) {
+			return line
+		}
+	}
+}
+
+func (p *wsPlayer) login(name string) {
+	p.t.Helper()
+	p.until("login: ", true)
+	p.say(fibs.LoginCommand("web", name, "p"+name))
+	p.until("1 "+name+" ", false)
+	p.until("6", true)
+}
+
+// untilLine reads lines until one equals want.
+func (h *human) untilLine(want string) {
+	h.t.Helper()
+	for h.until(want) != want {
+	}
+}
+
+// Finding 1: a logged-in WebSocket client floods lines answered to itself
+// and never reads. The server drops it; a bystander's commands keep being
+// answered during the attack, and shutdown completes.
+func TestStalledWebSocketReaderDoesNotFreezeServer(t *testing.T) {
+	ts := startServer(t, config{})
+	addr := startWS(t, ts)
+	// The attacker's socket holds little: a tiny receive buffer, never read.
+	d := &websocket.Dialer{NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var nd net.Dialer
+		c, err := nd.DialContext(ctx, network, addr)
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.SetReadBuffer(4096)
+		}
+		return c, err
+	}}
+	attacker, err := dialWS(t, addr, d, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	attacker.login("c")
+	bystander := dialHuman(t, ts.addr)
+	bystander.login("a")
+
+	const lines = 30000
+	flood := []byte("toggle " + strings.Repeat("A", 400))
+	sent := make(chan int, 1)
+	go func() {
+		n := 0
+		for ; n < lines; n++ {
+			attacker.ws.SetWriteDeadline(time.Now().Add(20 * time.Second))
+			if attacker.ws.WriteMessage(websocket.TextMessage, flood) != nil {
+				break
+			}
+		}
+		sent <- n
+	}()
+	var worst, total time.Duration
+	whos, n := 0, -1
+	for n < 0 {
+		start := time.Now()
+		bystander.type_("who")
+		bystander.untilLine("6")
+		took := time.Since(start)
+		worst, total, whos = max(worst, took), total+took, whos+1
+		select {
+		case n = <-sent:
+		default:
+		}
+	}
+	if n == lines {
+		t.Fatalf("the server took all %d flood lines without dropping the client that reads none", lines)
+	}
+	t.Logf("attack: %d flood lines sent before the server dropped the attacker; bystander's who answered %d times during it, mean %v, slowest %v",
+		n, whos, total/time.Duration(whos), worst)
+	bystander.type_("who")
+	bystander.untilLine("6")
+	done := make(chan struct{})
+	go func() { ts.srv.shutdown(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("shutdown still waiting after 10 s")
+	}
+}
+
+// Finding 4: connections from one address that send a wrong password at
+// the same moment get no more password checks than the address limit.
+func TestConcurrentLoginsCheckedWithinAddressLimit(t *testing.T) {
+	const limit, conns = 5, 40
+	ts := startServer(t, config{LoginAttempts: 1, AddrAttempts: limit, AddrConns: conns})
+	var checks atomic.Int64
+	ts.srv.store.compare = func(hash, password []byte) error {
+		checks.Add(1)
+		// A costly hash: every connection's line arrives while the first
+		// checks still run.
+		time.Sleep(20 * time.Millisecond)
+		return bcrypt.CompareHashAndPassword(hash, password)
+	}
+	hs := make([]*human, conns)
+	for i := range hs {
+		hs[i] = dialHuman(t, ts.addr)
+		hs[i].until("login: ")
+	}
+	var wg sync.WaitGroup
+	for i, h := range hs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			io.WriteString(h.conn, fibs.LoginCommand("x", "a", fmt.Sprintf("guess%d", i))+"\r\n")
+		}()
+	}
+	wg.Wait()
+	for _, h := range hs {
+		h.until("Too many failed logins")
+	}
+	got := checks.Load()
+	t.Logf("%d connections from one address sent a wrong password at once: %d passwords checked (limit %d per window)", conns, got, limit)
+	if got > limit {
+		t.Fatalf("%d passwords checked, limit %d", got, limit)
+	}
+}
+
+// Finding 4: one address may hold only so many connections that have not
+// logged in; a connection that logs in frees its place.
+func TestUnauthenticatedConnectionsCappedPerAddress(t *testing.T) {
+	ts := startServer(t, config{AddrConns: 3})
+	var hs []*human
+	for range 3 {
+		h := dialHuman(t, ts.addr)
+		h.until("login: ")
+		hs = append(hs, h)
+	}
+	extra := dialHuman(t, ts.addr)
+	extra.until("** Too many connections from your address are not logged in.")
+	hs[0].type_(fibs.LoginCommand("x", "a", "pa"))
+	hs[0].until("1 a ")
+	again := dialHuman(t, ts.addr)
+	again.until("login: ")
+}
+
+// Finding 5: connections beyond --max-conns are told and closed.
+func TestServerFullRefused(t *testing.T) {
+	ts := startServer(t, config{MaxConns: 2})
+	for range 2 {
+		dialHuman(t, ts.addr).until("login: ")
+	}
+	dialHuman(t, ts.addr).until("** The server is full. Please try again later.")
+}
+
+// flakyListener fails its first Accept as a process out of file
+// descriptors does.
+type flakyListener struct {
+	net.Listener
+	failed atomic.Bool
+}
+
+func (l *flakyListener) Accept() (net.Conn, error) {
+	if !l.failed.Swap(true) {
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: syscall.EMFILE}
+	}
+	return l.Listener.Accept()
+}
+
+// Finding 5: an accept error does not stop the listener for good.
+func TestAcceptErrorIsRetried(t *testing.T) {
+	ts := startServer(t, config{})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ts.srv.listenTCP(ts.ctx, &flakyListener{Listener: l})
+	h := dialHuman(t, l.Addr().String())
+	h.until("login: ")
+	if !strings.Contains(ts.logs.String(), "too many open files") {
+		t.Fatalf("the accept error was not logged: %s", ts.logs.String())
+	}
+}
+
+// Finding 5: an idle keep-alive connection on the WebSocket port (here
+// after a 404) is closed.
+func TestIdleHTTPConnectionClosed(t *testing.T) {
+	ts := startServer(t, config{HTTPIdle: 100 * time.Millisecond})
+	addr := startWS(t, ts)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /nothing HTTP/1.1\r\nHost: %s\r\n\r\n", addr)
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || resp.Close {
+		t.Fatalf("status %d, close %v: want a 404 on a kept-alive connection", resp.StatusCode, resp.Close)
+	}
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := br.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Fatalf("idle keep-alive connection: %v, want it closed by the server", err)
+	}
+}
+
+// firstMove reads h's lines up to "Please move" and answers with the first
+// legal move of the last board.
+func firstMove(h *human) {
+	h.t.Helper()
+	var board string
+	for {
+		line := h.until("")
+		switch fibs.Parse(line).Kind {
+		case fibs.Board:
+			board = line
+		case fibs.PleaseMove:
+			b, err := fibsboard.Parse(board)
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			st, _, err := b.ToState(bg.Rules{Cube: true})
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			h.type_(fibs.MoveCommand(fibs.FromMove(st.LegalMoves()[0], b.Direction)))
+			return
+		}
+	}
+}
+
+// startPlaying logs a and b in and starts a match of length between them;
+// it returns the player who moves first and the other.
+func startPlaying(t *testing.T, ts *testServer, length int) (a, b, mover, other *human) {
+	t.Helper()
+	a, b = dialHuman(t, ts.addr), dialHuman(t, ts.addr)
+	a.login("a")
+	b.login("b")
+	b.type_("toggle ready")
+	b.until("ready")
+	a.type_(fmt.Sprintf("invite b %d", length))
+	b.until("Type 'join a' to accept.")
+	b.type_("join a")
+	a.until("You rolled")
+	mover, other = a, b
+	if strings.HasPrefix(a.until(""), "b makes the first move") {
+		mover, other = b, a
+	}
+	return a, b, mover, other
+}
+
+func savedRecord(t *testing.T, st *store) string {
+	t.Helper()
+	var rec string
+	if err := st.db.QueryRow(`SELECT record FROM saved WHERE a = 'a' AND b = 'b'`).Scan(&rec); err != nil {
+		t.Fatalf("saved match a-b: %v", err)
+	}
+	return rec
+}
+
+// Finding 6: when a save fails the players are told so (during play and
+// when one leaves), and the previous save stays as it was.
+func TestFailedSaveIsReportedAndKeepsPreviousSave(t *testing.T) {
+	ts := startServer(t, config{})
+	a, b, mover, other := startPlaying(t, ts, 5)
+	other.until("board:") // sent after the opening roll was saved
+	before := savedRecord(t, ts.srv.store)
+	// The disk is full from now on, as far as saved matches go.
+	if _, err := ts.srv.store.db.Exec(`CREATE TRIGGER full BEFORE INSERT ON saved BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	firstMove(mover)
+	mover.until("could not save this match")
+	other.until("could not save this match")
+	a.conn.Close()
+	if line := b.until("a drops connection."); line != "a drops connection. The game could not be saved." {
+		t.Fatalf("after a failed save b was told %q", line)
+	}
+	if after := savedRecord(t, ts.srv.store); after != before {
+		t.Fatalf("the failed save changed the saved match:\n%s\n%s", before, after)
+	}
+}
+
+// Finding 7: an invitation to a new match warns the invitee of their
+// saved match with the inviter, which stays until the invitee joins.
+func TestNewInvitationWarnsInviteeOfSavedMatch(t *testing.T) {
+	ts := startServer(t, config{})
+	a, b, _, _ := startPlaying(t, ts, 5)
+	b.until("board:")
+	a.conn.Close()
+	b.until("a drops connection. The game was saved.")
+	a = dialHuman(t, ts.addr)
+	a.login("a")
+	a.type_("invite b 3")
+	b.seen = nil
+	b.until("Type 'join a' to accept.")
+	warned := false
+	for _, l := range b.seen {
+		warned = warned || l == "** WARNING: Don't accept if you want to continue your saved match with a!"
+	}
+	if !warned {
+		t.Fatalf("b was invited to a new match without a warning about the saved one: %q", b.seen)
+	}
+	b.type_("show saved")
+	b.until("opponent")
+	if row := fibs.Parse(b.until("")); row.Kind != fibs.SavedMatch || row.N != 5 {
+		t.Fatalf("saved match before joining: %+v", row)
+	}
+	b.type_("join a")
+	b.until("You are now playing a 3 point match with a")
+	b.until("board:")
+	sv, err := ts.srv.store.loadSaved("a", "b")
+	if err != nil || sv == nil || sv.rec.MatchLength != 3 {
+		t.Fatalf("after joining, the saved match is %+v (%v), want the new 3-point match", sv, err)
+	}
+}
+
+// Findings 13 and 17: names are unique ignoring case and look-alike
+// letters; reserved words in any case and names that are not a letter
+// then letters, digits or _ are refused.
+func TestAccountNames(t *testing.T) {
+	st, err := openStore(filepath.Join(t.TempDir(), "fibsd.db"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, name := range []string{"alice", "bob_2", "O0"} {
+		if err := st.addUser(name, "pw"); err != nil {
+			t.Fatalf("add %s: %v", name, err)
+		}
+	}
+	for _, name := range []string{"Alice", "ALICE", "aIice", "a1ice", "ALlCE", "Bob_2", "oo", "Oo"} {
+		if err := st.addUser(name, "pw"); !errors.Is(err, errUserExists) {
+			t.Errorf("add %s beside alice, bob_2 and O0: %v, want it refused as taken", name, err)
+		}
+	}
+	for _, name := range []string{"You", "you", "YOU", "yOu", "12", "7", "_x", "1abc", "", "a-b", "abcdefghijklmnopqrstu"} {
+		if err := st.addUser(name, "pw"); err == nil || errors.Is(err, errUserExists) {
+			t.Errorf("add %q: %v, want the name refused", name, err)
+		}
+	}
+}
+
+// Finding 13: --register creates at most AddrRegs accounts per address
+// and refuses a name like a taken one.
+func TestRegistrationLimits(t *testing.T) {
+	ts := startServer(t, config{Register: true, AddrRegs: 2, AddrAttempts: 100})
+	try := func(name string) *human {
+		h := dialHuman(t, ts.addr)
+		h.until("login: ")
+		h.type_(fibs.LoginCommand("x", name, "secret"))
+		return h
+	}
+	try("alice").until("1 alice ")
+	try("ALICE").until("** The name ALICE is taken (or too like a taken one).")
+	try("bob").until("** Too many new accounts from your address. Please try again later.")
+	h := try("12")
+	h.until("login: ")
+	if _, known, _, _, _ := ts.srv.store.checkUser("12", "secret"); known {
+		t.Fatal("an all-digit name was registered")
+	}
+}
+
+// Finding 14: chat text reaches the peer without control characters and
+// as valid UTF-8, even over WebSocket.
+func TestChatTextCleaned(t *testing.T) {
+	ts := startServer(t, config{})
+	addr := startWS(t, ts)
+	a, err := dialWS(t, addr, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := dialWS(t, addr, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.login("a")
+	b.login("b")
+	a.say("tell b hi\xff\xfe there\x1b[2K\r12 server fake\x00\x9b end")
+	got := b.until("12 a ", false)
+	if !utf8.ValidString(got) {
+		t.Fatalf("b got invalid UTF-8: %q", got)
+	}
+	for _, r := range got {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Fatalf("b got a control character %U: %q", r, got)
+		}
+	}
+	if want := "12 a hi\uFFFD there[2K12 server fake\uFFFD end"; got != want {
+		t.Fatalf("b got %q, want %q", got, want)
+	}
+}
+
+func FuzzCleanText(f *testing.F) {
+	for _, s := range []string{"", "hello", "a\x1b[2Kb", "\xff\xfe", "x\x00y", "\u009b1m", "tab\there", "é ü 😀"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := cleanText(s)
+		if !utf8.ValidString(got) {
+			t.Fatalf("cleanText(%q) = %q: invalid UTF-8", s, got)
+		}
+		for _, r := range got {
+			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
+				t.Fatalf("cleanText(%q) = %q: control %U", s, got, r)
+			}
+		}
+		if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }) && got != s {
+			t.Fatalf("cleanText changed clean text %q to %q", s, got)
+		}
+	})
+}
+
+// Finding 15: a WebSocket from a foreign web page is refused; the
+// server's own origin and a listed one are accepted.
+func TestWebSocketOrigin(t *testing.T) {
+	ts := startServer(t, config{Origins: []string{"https://play.example.org"}})
+	addr := startWS(t, ts)
+	if _, err := dialWS(t, addr, nil, "https://evil.example.com"); err == nil || !strings.Contains(err.Error(), "HTTP 403") {
+		t.Fatalf("foreign origin: %v, want HTTP 403", err)
+	}
+	for _, origin := range []string{"", "http://" + addr, "https://play.example.org"} {
+		p, err := dialWS(t, addr, nil, origin)
+		if err != nil {
+			t.Fatalf("origin %q: %v", origin, err)
+		}
+		p.until("login: ", true)
+	}
+}
+
+// Finding 16: an unknown name is checked against a hash of the stored
+// hashes' cost, not of --bcrypt-cost.
+func TestDummyHashUsesStoredCost(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fibsd.db")
+	st, err := openStore(path, bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cost, _ := bcrypt.Cost(st.dummy); cost != bcrypt.MinCost {
+		t.Fatalf("empty database: dummy cost %d, want the configured %d", cost, bcrypt.MinCost)
+	}
+	for _, u := range []string{"a", "b"} {
+		if err := st.addUser(u, "pw"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	st, err = openStore(path, bcrypt.MinCost+2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if cost, _ := bcrypt.Cost(st.dummy); cost != bcrypt.MinCost {
+		t.Fatalf("dummy hash cost %d, stored hashes' cost %d", cost, bcrypt.MinCost)
+	}
+}
+
+// Finding 19: over-long lines before login count as failed attempts (the
+// connection is dropped) and are not each logged.
+func TestOverlongLinesBeforeLogin(t *testing.T) {
+	ts := startServer(t, config{MaxLine: 512})
+	h := dialHuman(t, ts.addr)
+	h.until("login: ")
+	long := strings.Repeat("x", 600) + "\r\n"
+	go func() {
+		for range 20000 {
+			if _, err := io.WriteString(h.conn, long); err != nil {
+				return
+			}
+		}
+	}()
+	h.until("** Too many failed logins.")
+	h.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, h.r); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("connection not dropped: %v", err)
+	}
+	logged := strings.Count(ts.logs.String(), "\n")
+	t.Logf("20,000 over-long lines: %d log lines", logged)
+	if logged > 10 {
+		t.Fatalf("%d log lines:\n%s", logged, ts.logs.String())
+	}
+}
