@@ -15,6 +15,7 @@ import (
 	"github.com/gamemill/gamemill/formats/fibsboard"
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
@@ -34,7 +35,23 @@ type options struct {
 	Records    string
 	StateFile  string
 	MaxBackoff time.Duration
+	// LoginTimeout bounds the wait for the welcome (0: the fibs default),
+	// WhoTimeout the wait for the end of the who list that follows it (0:
+	// defaultWhoTimeout): a server silent past either is a lost connection.
+	LoginTimeout time.Duration
+	WhoTimeout   time.Duration
 }
+
+// defaultWhoTimeout is how long the bridge waits for the who list's end.
+const defaultWhoTimeout = 30 * time.Second
+
+// maxPending bounds the messages kept while the who list is read; a
+// server that sends more before its end is given up on.
+const maxPending = 1000
+
+// maxOnline bounds the names kept as online, beyond which only the
+// bridge's own opponents are added: a hostile who list may be endless.
+const maxOnline = 5000
 
 // bridge connects one engine to a FIBS-style server.
 type bridge struct {
@@ -70,6 +87,9 @@ type matchState struct {
 	// resignAsked is 1 + the ply at whose turn the engine was last asked
 	// to resign: it is asked once a turn.
 	resignAsked int
+	// boardAsked: asked to move on a board with no move to play, the
+	// bridge asked for a fresh board and plays on it.
+	boardAsked bool
 }
 
 // commit records our pending move.
@@ -134,7 +154,7 @@ func (b *bridge) session(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s := fibs.NewSession(conn, fibs.SessionOptions{Log: b.logf})
+	s := fibs.NewSession(conn, fibs.SessionOptions{Log: b.logf, LoginTimeout: b.opt.LoginTimeout})
 	b.sess = s
 	defer s.Close()
 	b.online = map[string]bool{}
@@ -153,10 +173,23 @@ func (b *bridge) session(ctx context.Context) error {
 			own = *m.Own
 		}
 	}
-	// Read up to the end of the who list, then fix the toggles.
+	// Read up to the end of the who list, then fix the toggles. A server
+	// that does not end it soon is given up on like a lost connection.
+	whoTimeout := b.opt.WhoTimeout
+	if whoTimeout <= 0 {
+		whoTimeout = defaultWhoTimeout
+	}
+	wctx, cancel := context.WithTimeout(ctx, whoTimeout)
+	defer cancel()
 	var pending []fibs.Msg
 	for {
-		m, err := s.Next(ctx)
+		m, err := s.Next(wctx)
+		if err == nil {
+			err = wctx.Err() // a flood never leaves Next waiting for the deadline
+		}
+		if err != nil && ctx.Err() == nil && wctx.Err() != nil {
+			err = fmt.Errorf("no end of the who list after %v", whoTimeout)
+		}
 		if err != nil {
 			return b.leave(err)
 		}
@@ -164,13 +197,18 @@ func (b *bridge) session(ctx context.Context) error {
 			own = *m.Own
 		}
 		if m.Kind == fibs.WhoInfo {
-			b.online[m.Name] = true
+			b.markOnline(m.Name)
+			continue
+		}
+		if len(pending) == maxPending {
+			return b.leave(fmt.Errorf("more than %d messages before the end of the who list", maxPending))
 		}
 		pending = append(pending, m)
 		if m.Kind == fibs.WhoEnd {
 			break
 		}
 	}
+	cancel()
 	for _, t := range []struct {
 		name string
 		on   bool
@@ -255,6 +293,13 @@ func (b *bridge) startSomething(ctx context.Context) error {
 	return nil
 }
 
+// markOnline notes that name is logged in.
+func (b *bridge) markOnline(name string) {
+	if len(b.online) < maxOnline || name == b.opt.Invite || b.cur != nil && name == b.cur.Opponent {
+		b.online[name] = true
+	}
+}
+
 func (b *bridge) accepts(name string, length int) bool {
 	if b.opt.Matches > 0 && b.played >= b.opt.Matches {
 		return false
@@ -284,11 +329,11 @@ func (b *bridge) handle(ctx context.Context, m fibs.Msg) error {
 	case fibs.Unknown, fibs.Says, fibs.Shouts, fibs.Whispers, fibs.Kibitzes, fibs.YouSay, fibs.YouShout,
 		fibs.YouWhisper, fibs.YouKibitz, fibs.Message, fibs.MOTDStart, fibs.MOTDEnd, fibs.WhoInfo, fibs.WhoEnd:
 		if m.Kind == fibs.WhoInfo {
-			b.online[m.Name] = true
+			b.markOnline(m.Name)
 		}
 		return nil
 	case fibs.Login:
-		b.online[m.Name] = true
+		b.markOnline(m.Name)
 		if b.cur != nil && m.Name == b.cur.Opponent || b.cur == nil && m.Name == b.opt.Invite {
 			return b.startSomething(ctx)
 		}
@@ -319,6 +364,7 @@ func (b *bridge) handle(ctx context.Context, m fibs.Msg) error {
 	case fibs.MatchStarted:
 		b.active = true
 		b.cur = &matchState{Opponent: m.Name}
+		b.markOnline(m.Name)
 		rules := record.DefaultRules(m.N)
 		b.cur.b = record.NewBuilder([2]string{b.opt.User, m.Name}, rules)
 		b.cur.Record = b.cur.b.Match()
@@ -327,6 +373,7 @@ func (b *bridge) handle(ctx context.Context, m fibs.Msg) error {
 		return nil
 	case fibs.MatchResumed:
 		b.active = true
+		b.markOnline(m.Name)
 		if b.cur == nil || b.cur.Opponent != m.Name || b.cur.b == nil {
 			b.logf("resuming a match with %s that this bridge has no record of: playing on without writing one", m.Name)
 			b.cur = &matchState{Opponent: m.Name, Partial: true}
@@ -339,8 +386,19 @@ func (b *bridge) handle(ctx context.Context, m fibs.Msg) error {
 		b.active = false
 		b.logf("%s", m.Raw)
 		b.saveState()
-		if m.Name != fibs.You {
+		// One who left the match but not the server is invited to resume
+		// when the bridge is next idle; one who logged out, at its login.
+		if m.Name != fibs.You && !m.LeftOnline() {
 			delete(b.online, m.Name)
+		}
+		return nil
+	case fibs.NoSavedMatch:
+		b.logf("server: %s", m.Raw)
+		if b.cur != nil && !b.active && m.Name == b.cur.Opponent {
+			b.logf("the match with %s is gone from the server: forgetting it", m.Name)
+			b.cur = nil
+			b.saveState()
+			return b.startSomething(ctx)
 		}
 		return nil
 	}
@@ -353,7 +411,11 @@ func (b *bridge) handle(ctx context.Context, m fibs.Msg) error {
 	}
 	if !mt.setup {
 		if err := mt.setupEngine(ctx, b); err != nil {
-			return err
+			if !errors.Is(err, errRulesRefused) {
+				return err
+			}
+			b.dropRecord(err)
+			return b.handle(ctx, m)
 		}
 	}
 	rb := mt.b
@@ -477,6 +539,15 @@ func (b *bridge) handlePartial(ctx context.Context, m fibs.Msg) error {
 	switch m.Kind {
 	case fibs.Board:
 		mt.board, mt.dir = m.Raw, m.Board.Direction
+		if mt.boardAsked {
+			mt.boardAsked = false
+			st, _, err := m.Board.ToState(record.DefaultRules(m.Board.MatchLength))
+			if err != nil {
+				b.logf("board %q: %v", mt.board, err)
+				return nil
+			}
+			return b.moveFromBoard(ctx, st, false)
+		}
 	case fibs.PleaseMove, fibs.RollOrDouble, fibs.Doubles:
 		if m.Kind == fibs.Doubles && m.Name == fibs.You {
 			return nil
@@ -492,12 +563,7 @@ func (b *bridge) handlePartial(ctx context.Context, m fibs.Msg) error {
 		}
 		switch m.Kind {
 		case fibs.PleaseMove:
-			mv, err := b.engine.move(ctx, st)
-			if err != nil {
-				b.logf("engine: %v; playing the first legal move", err)
-				mv = st.LegalMoves()[0]
-			}
-			return b.send(ctx, fibs.MoveCommand(fibs.FromMove(mv, mt.dir)))
+			return b.moveFromBoard(ctx, st, true)
 		case fibs.RollOrDouble:
 			return b.send(ctx, fibs.CmdRoll)
 		default:
@@ -513,12 +579,66 @@ func (b *bridge) handlePartial(ctx context.Context, m fibs.Msg) error {
 	return nil
 }
 
+// moveFromBoard plays the engine's move (or the first legal one) in st,
+// the position of the last board. Asked to move on a board with no move
+// to play (dice 0:0), the bridge asks once for a fresh board and plays on
+// it (mayAsk false); then it sends nothing and waits.
+func (b *bridge) moveFromBoard(ctx context.Context, st *bg.State, mayAsk bool) error {
+	mt := b.cur
+	legal := st.LegalMoves()
+	if len(legal) == 0 {
+		if !mayAsk {
+			b.logf("the server's board %q has no move to play either: waiting", mt.board)
+			return nil
+		}
+		b.logf("asked to move, but the server's board %q has no move to play: asking for a fresh board", mt.board)
+		mt.boardAsked = true
+		return b.send(ctx, fibs.CmdBoard)
+	}
+	mv, err := b.engine.move(ctx, st)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		b.logf("engine: %v; playing the first legal move", err)
+		mv = legal[0]
+	}
+	return b.send(ctx, fibs.MoveCommand(fibs.FromMove(mv, mt.dir)))
+}
+
+// errRulesRefused marks a match whose rules the engine refuses: no record
+// of it can be kept.
+var errRulesRefused = errors.New("the engine refuses the match's rules")
+
 func (mt *matchState) setupEngine(ctx context.Context, b *bridge) error {
-	if err := b.engine.c.SetGame(ctx, bgcmd.FromRules(mt.b.Match().Rules)); err != nil {
+	rules := bgcmd.FromRules(mt.b.Match().Rules)
+	if err := rules.Validate(); err != nil {
+		return fmt.Errorf("engine set_game: %w: %w", errRulesRefused, err)
+	}
+	if err := b.engine.c.SetGame(ctx, rules); err != nil {
+		var refused *protocol.FailureError
+		if errors.As(err, &refused) {
+			return fmt.Errorf("engine set_game: %w: %w", errRulesRefused, err)
+		}
 		return fmt.Errorf("engine set_game: %w", err)
 	}
 	mt.setup = true
 	return nil
+}
+
+// dropRecord forgets a record whose rules the engine refuses (a state
+// file written from a hostile server's line would fail every session).
+// A match being played on this connection goes on from the boards.
+func (b *bridge) dropRecord(err error) {
+	opp := b.cur.Opponent
+	if b.active {
+		b.logf("%v: playing the match with %s on from the boards without writing a record", err, opp)
+		b.cur = &matchState{Opponent: opp, Partial: true}
+	} else {
+		b.logf("%v: dropping the saved match with %s", err, opp)
+		b.cur = nil
+	}
+	b.saveState()
 }
 
 // checkBoard compares the server's board with the record's position.
@@ -557,7 +677,12 @@ func (b *bridge) move(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		mv = st.LegalMoves()[0]
+		legal := st.LegalMoves()
+		if len(legal) == 0 {
+			b.logf("engine: %v; and there is no legal move to play instead", err)
+			return nil
+		}
+		mv = legal[0]
 		b.logf("engine: %v; playing the first legal move (%s) instead", err, bg.Format(st.Board, mv))
 	}
 	steps := fibs.FromMove(mv, mt.dir)

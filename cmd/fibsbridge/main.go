@@ -31,6 +31,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
+	"github.com/gamemill/gamemill/protocol/fibs"
 )
 
 func main() {
@@ -56,6 +57,8 @@ func run(args []string, stderr io.Writer) error {
 	fs.StringVar(&o.Records, "records", ".", "directory for the .mat record of each match")
 	fs.StringVar(&o.StateFile, "state", "", "file keeping the match in progress (default RECORDS/.fibsbridge-USER.json)")
 	fs.DurationVar(&o.MaxBackoff, "max-backoff", 30*time.Second, "longest wait between reconnections")
+	fs.DurationVar(&o.LoginTimeout, "login-timeout", fibs.DefaultLoginTimeout, "longest wait for the server's welcome after connecting; then reconnect")
+	fs.DurationVar(&o.WhoTimeout, "who-timeout", defaultWhoTimeout, "longest wait for the end of the who list after the welcome; then reconnect")
 	builtin := fs.String("builtin", "", "run bgbot in-process with these arguments instead of an engine command")
 	timeout := fs.Duration("engine-timeout", time.Minute, "longest an engine may take for one command")
 	if err := fs.Parse(args); err != nil {

@@ -146,6 +146,13 @@ type Msg struct {
 	Own   *Own
 }
 
+// LeftOnline reports whether m is a GameSaved message about a player who
+// left the match but not the server: one who typed leave, or who logged
+// in again from another connection.
+func (m Msg) LeftOnline() bool {
+	return m.Kind == GameSaved && (m.Text == "leaves" || m.Text == "logs in again")
+}
+
 // Who is a CLIP who info line (5).
 type Who struct {
 	Name       string

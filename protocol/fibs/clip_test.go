@@ -185,13 +185,25 @@ var transcript = []struct {
 	{"cookie", " *gflohr              5              0 -  3", SavedMatch, func(t *testing.T, m Msg) { eq(t, m.Name, "gflohr") }},
 	{"cookie", "no saved games.", NoSavedGames, nil},
 	{"spec", "You rolled 3, gflohr rolled 5", FirstRoll, func(t *testing.T, m Msg) { eq(t, m.Dice, [2]int{3, 5}); eq(t, m.Other, "gflohr") }},
-	{"fibsd", "alice leaves. The game was saved.", GameSaved, func(t *testing.T, m Msg) { eq(t, m.Name, "alice"); eq(t, m.Text, "leaves") }},
-	{"fibsd", "alice logs in again. The game was saved.", GameSaved, func(t *testing.T, m Msg) { eq(t, m.Name, "alice"); eq(t, m.Text, "logs in again") }},
+	{"fibsd", "alice leaves. The game was saved.", GameSaved, func(t *testing.T, m Msg) {
+		eq(t, m.Name, "alice")
+		eq(t, m.Text, "leaves")
+		eq(t, m.LeftOnline(), true)
+	}},
+	{"fibsd", "alice logs in again. The game was saved.", GameSaved, func(t *testing.T, m Msg) {
+		eq(t, m.Name, "alice")
+		eq(t, m.Text, "logs in again")
+		eq(t, m.LeftOnline(), true)
+	}},
 	{"fibsd", "alice is disconnected by the server shutdown. The game was saved.", GameSaved, func(t *testing.T, m Msg) {
 		eq(t, m.Name, "alice")
 		eq(t, m.Text, "is disconnected by the server shutdown")
+		eq(t, m.LeftOnline(), false)
 	}},
-	{"fibsd", "alice drops connection. The game was saved.", GameSaved, func(t *testing.T, m Msg) { eq(t, m.Text, "drops connection") }},
+	{"fibsd", "alice drops connection. The game was saved.", GameSaved, func(t *testing.T, m Msg) {
+		eq(t, m.Text, "drops connection")
+		eq(t, m.LeftOnline(), false)
+	}},
 	{"fibsd", "** There's no saved match with alice. Please give a match length.", NoSavedMatch, func(t *testing.T, m Msg) { eq(t, m.Name, "alice") }},
 	{"fibsd", "** You are now playing a 99 point match with alice", MatchStarted, func(t *testing.T, m Msg) { eq(t, m.N, 99) }},
 }

@@ -242,9 +242,13 @@ func (s *Session) Login(ctx context.Context, client, user, password string) ([]M
 		}
 		m, err := s.Next(ctx)
 		if err == nil {
-			seen = append(seen, m)
+			err = ctx.Err() // a flood never leaves Next waiting for the deadline
 		}
-		return m, err
+		if err != nil {
+			return Msg{}, err
+		}
+		seen = append(seen, m)
+		return m, nil
 	}
 	// The prompt comes first; some clones send none, so wait briefly.
 	pctx, pcancel := context.WithTimeout(lctx, 5*time.Second)
