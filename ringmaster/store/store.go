@@ -12,11 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
 // SchemaVersion is recorded in PRAGMA user_version. Each version's step
@@ -204,9 +206,30 @@ type Store struct {
 // file at all. It is refused rather than overwritten.
 var ErrNotOurs = errors.New("not a Gamemill competition database")
 
-// Open opens (creating if needed) the database at path, in WAL mode, and
-// brings its schema up to date. A database written by a newer Gamemill is
-// refused rather than misread, as is a file that is not ours.
+// ErrDamaged means the database file is a SQLite file whose pages are
+// damaged (PRAGMA quick_check fails, or SQLite finds it malformed). It is
+// refused, never repaired in place: the error says how to recover it.
+var ErrDamaged = errors.New("the database is damaged")
+
+// sqliteMagic starts every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// SQLite's primary result codes that Open tells apart.
+const (
+	sqlitePerm     = 3
+	sqliteReadOnly = 8
+	sqliteCorrupt  = 11
+	sqliteCantOpen = 14
+	sqliteNotADB   = 26
+)
+
+// Open opens (creating if needed) the database at path, in WAL mode,
+// checks its pages (PRAGMA quick_check) and brings its schema up to date.
+// A database written by a newer Gamemill is refused rather than misread,
+// as is a file that is not ours ([ErrNotOurs]) and a damaged one
+// ([ErrDamaged]); a file that cannot be created or opened is reported
+// with the reason (the directory is not writable, and so on). Nothing is
+// deleted or overwritten on the way.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
 		// SQLite would take an empty file for a new database; a file we
@@ -221,11 +244,129 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// One connection: SQLite allows one writer, and this keeps writes ordered.
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db}
+	if err := s.check(ctx, path); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, fmt.Errorf("open %s: %w", path, explain(path, err))
 	}
 	return s, nil
+}
+
+// check makes the first contact with the file and runs PRAGMA
+// quick_check, which reads every page: a database with damaged pages
+// (an index among them) is refused before anything is read from it or
+// written to it.
+func (s *Store) check(ctx context.Context, path string) error {
+	var version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("open %s: %w", path, explain(path, err))
+	}
+	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check(20)")
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, explain(path, err))
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fmt.Errorf("open %s: %w", path, explain(path, err))
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("open %s: %w", path, explain(path, err))
+	}
+	if len(problems) > 0 {
+		return damaged(path, "quick_check: "+strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// damaged is the error for a damaged database, with how to recover it.
+func damaged(path, detail string) error {
+	return fmt.Errorf("open %s: %w (%s); it was left as it is: recover what it holds with "+
+		"`sqlite3 %s .recover | sqlite3 NEW.db` and put NEW.db in its place, or restore it from a backup",
+		path, ErrDamaged, oneLine(detail, 300), path)
+}
+
+// explain turns SQLite's error from opening or first reading path into
+// what is wrong: a file that is not a database, a damaged database, a
+// directory where the file cannot be created, a file that cannot be
+// opened for writing. Other errors are returned as they are.
+func explain(path string, err error) error {
+	var se *sqlite.Error
+	code := -1
+	if errors.As(err, &se) {
+		code = se.Code() & 0xff
+	}
+	head := make([]byte, len(sqliteMagic))
+	f, openErr := os.Open(path)
+	if openErr == nil {
+		n, _ := f.Read(head)
+		head = head[:n]
+		f.Close()
+	}
+	switch {
+	case errors.Is(openErr, os.ErrNotExist) || errors.Is(openErr, syscall.ENOTDIR):
+		// SQLite could not create the file: say why, from a probe.
+		if werr := canCreateIn(filepath.Dir(path)); werr != nil {
+			return fmt.Errorf("cannot create the database in %s: %v", filepath.Dir(path), werr)
+		}
+		return fmt.Errorf("cannot create the database: %w", err)
+	case openErr == nil && string(head) != sqliteMagic:
+		return fmt.Errorf("%w (it is not a SQLite file)", ErrNotOurs)
+	case code == sqliteCorrupt || code == sqliteNotADB:
+		return damaged(path, err.Error())
+	case openErr != nil:
+		return fmt.Errorf("cannot read the database: %v", pathErrCause(openErr))
+	case code == sqliteCantOpen || code == sqliteReadOnly || code == sqlitePerm:
+		w, werr := os.OpenFile(path, os.O_RDWR, 0)
+		if werr != nil {
+			return fmt.Errorf("cannot open the database for writing: %v", pathErrCause(werr))
+		}
+		w.Close()
+		if werr := canCreateIn(filepath.Dir(path)); werr != nil {
+			return fmt.Errorf("cannot write in %s, where SQLite keeps the database's -wal and -shm files: %v", filepath.Dir(path), werr)
+		}
+	}
+	return err
+}
+
+// canCreateIn says why a file cannot be created in dir ("permission
+// denied", "not a directory"), or returns nil, by creating and removing a
+// probe file.
+func canCreateIn(dir string) error {
+	probe, err := os.CreateTemp(dir, ".gamemill-probe-*")
+	if err != nil {
+		return pathErrCause(err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// pathErrCause is the reason inside an *os.PathError ("permission
+// denied"), or the error itself.
+func pathErrCause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func oneLine(s string, max int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return s
 }
 
 // migrate checks that the database is ours and climbs the ladder from its
@@ -234,7 +375,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 func (s *Store) migrate(ctx context.Context) error {
 	var version, appID, tables int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("%w: %v", ErrNotOurs, err)
+		return fmt.Errorf("read schema version: %w", err)
 	}
 	if err := s.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
 		return fmt.Errorf("read application id: %w", err)
