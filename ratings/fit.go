@@ -47,8 +47,9 @@ type FitOptions struct {
 	// Prior adds this many virtual drawn games for each player against a
 	// virtual opponent rated AnchorRating (on the Elo scale, BayesElo's
 	// "prior"): it keeps ratings finite when a player won or lost every
-	// game, at the cost of a pull towards the middle. 0 (the default) is
-	// the pure maximum-likelihood estimate.
+	// game, at the cost of a pull towards the middle. 0 is the pure
+	// maximum-likelihood estimate; DefaultPrior is what Gamemill's
+	// reports use.
 	Prior float64
 	// Level is the two-sided confidence level of the intervals; 0 means
 	// 0.95.
@@ -60,6 +61,16 @@ type FitOptions struct {
 	// closeness as well.
 	DrawsAsHalf bool
 }
+
+// DefaultPrior is the prior of Gamemill's rating tables (`ringmaster
+// ratings` and an all-play-all's report): one virtual draw per player
+// against a virtual opponent rated AnchorRating, the field's mean unless
+// a player is anchored. It is BayesElo's idea (its default prior is two
+// virtual draws) at half the weight: enough that a player who lost every
+// game gets a finite rating whose wide interval says how little the games
+// tell, and worth one game beside a tournament's many, so it moves
+// well-measured ratings little.
+const DefaultPrior = 1.0
 
 // PlayerRating is one player's row of a Table.
 type PlayerRating struct {
@@ -622,4 +633,47 @@ func newtonStep(grad []float64, hess [][]float64, free []int) ([]float64, error)
 		}
 	}
 	return step, nil
+}
+
+// invert returns the inverse of the square matrix m by Gauss-Jordan
+// elimination with partial pivoting. m is not modified.
+func invert(m [][]float64) ([][]float64, error) {
+	n := len(m)
+	// Augmented [m | I].
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = make([]float64, 2*n)
+		copy(a[i], m[i])
+		a[i][n+i] = 1
+	}
+	for col := range n {
+		pivot := col
+		for r := col + 1; r < n; r++ {
+			if math.Abs(a[r][col]) > math.Abs(a[pivot][col]) {
+				pivot = r
+			}
+		}
+		if a[pivot][col] == 0 || math.IsNaN(a[pivot][col]) {
+			return nil, errors.New("ratings: singular information matrix")
+		}
+		a[col], a[pivot] = a[pivot], a[col]
+		inv := 1 / a[col][col]
+		for k := range a[col] {
+			a[col][k] *= inv
+		}
+		for r := range n {
+			if r == col || a[r][col] == 0 {
+				continue
+			}
+			f := a[r][col]
+			for k := range a[r] {
+				a[r][k] -= f * a[col][k]
+			}
+		}
+	}
+	out := make([][]float64, n)
+	for i := range out {
+		out[i] = a[i][n:]
+	}
+	return out, nil
 }

@@ -125,14 +125,15 @@ func TestFitAdvantage(t *testing.T) {
 }
 
 // With one virtual draw per player against a player rated 0, the fit is
-// the existing BradleyTerry's (its prior), ratings and standard errors.
-func TestFitPriorMatchesBradleyTerry(t *testing.T) {
-	results := []PairResult{
+// the minorization-maximization oracle's (its prior), ratings and
+// standard errors.
+func TestFitPriorMatchesMM(t *testing.T) {
+	results := []pairResult{
 		{A: "a", B: "b", WinsA: 7, WinsB: 3, Draws: 2},
 		{A: "b", B: "c", WinsA: 6, WinsB: 5},
 		{A: "a", B: "c", WinsA: 9, WinsB: 1},
 	}
-	old, err := BradleyTerry([]string{"a", "b", "c"}, results, 0)
+	old, err := mmBradleyTerry([]string{"a", "b", "c"}, results, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

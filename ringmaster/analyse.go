@@ -328,7 +328,7 @@ func (r *Ringmaster) analysisReport(g judge.Game, results []store.GameResult, do
 		}
 	}
 	for _, ma := range rep.Matchups {
-		ma.summarise()
+		ma.summarise(r.pointsScale(ma.Matchup.Settings))
 	}
 	codes := make([]string, 0, len(players))
 	for c := range players {
@@ -376,8 +376,11 @@ func firstPlayerSeat(res store.GameResult) (int, float64) {
 	return 0, float64(res.A.Points)
 }
 
-func (ma *MatchupAnalysis) summarise() {
-	ma.Raw = ratings.PointsPerGame(ma.points)
+// summarise makes the matchup's estimates: the points with sc, the game's
+// scale, and the luck-adjusted figures, which have no unit or bound of
+// their own, without.
+func (ma *MatchupAnalysis) summarise(sc ratings.Scale) {
+	ma.Raw = ratings.PointsPerGameIn(ma.points, sc)
 	ma.LuckAdjusted = ratings.PointsPerGame(nil)
 	if len(ma.luck) == len(ma.points) {
 		ma.LuckAdjusted = ratings.PointsPerGame(ma.luck)
@@ -394,7 +397,7 @@ func (ma *MatchupAnalysis) summarise() {
 			luckPairs = append(luckPairs, *ma.luckPairs[k])
 		}
 	}
-	ma.Paired, ma.PairedLuckAdjusted = ratings.PairedPointsPerGame(pairs), ratings.PairedPointsPerGame(luckPairs)
+	ma.Paired, ma.PairedLuckAdjusted = ratings.PairedPointsPerGameIn(pairs, sc), ratings.PairedPointsPerGame(luckPairs)
 	if len(ma.luck) != len(ma.points) {
 		ma.PairedLuckAdjusted = ratings.PairedPointsPerGame(nil)
 	}
@@ -422,7 +425,11 @@ type namedSummary struct {
 }
 
 // gamesRatio is how many games an estimate needs for the interval width
-// raw gets, as a fraction of raw's: the ratio of the per-game variances.
+// raw gets, as a fraction of raw's, in the long run: the ratio of the
+// per-game variances. At a few games the t quantile's degrees of freedom
+// (pairs are half as many samples as games) and the interval's floor
+// matter too, so the widths themselves can rank the other way; widthRatio
+// gives those.
 func gamesRatio(s, raw ratings.Summary) float64 {
 	if raw.StdErr == 0 || s.N == 0 || raw.N == 0 {
 		return math.NaN()
@@ -431,12 +438,21 @@ func gamesRatio(s, raw ratings.Summary) float64 {
 	return s.StdErr * s.StdErr * float64(s.N) / (raw.StdErr * raw.StdErr * float64(raw.N))
 }
 
+// widthRatio is an estimate's 95% interval width over raw's, now.
+func widthRatio(s, raw ratings.Summary) float64 {
+	w, rw := s.High-s.Low, raw.High-raw.Low
+	if !(rw > 0) {
+		return math.NaN()
+	}
+	return w / rw
+}
+
 // WriteText prints the report: per matchup the game's side-by-side table
 // and the points per game raw and with less luck, then one line per
 // player.
 func (rep *AnalysisReport) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d games analysed by %s", rep.Competition, rep.Analysed, rep.Judge)
+	fmt.Fprintf(&b, "%s: %s analysed by %s", rep.Competition, plural(rep.Analysed, "game"), rep.Judge)
 	if rep.Now > 0 {
 		fmt.Fprintf(&b, " (%d now)", rep.Now)
 	}
@@ -449,20 +465,22 @@ func (rep *AnalysisReport) WriteText(w io.Writer) error {
 			continue
 		}
 		m := ma.Matchup
-		fmt.Fprintf(&b, "\n%s (%s): %d games analysed\n\n", m.Name, m.Settings.Describe(), ma.Sides[0].Games)
+		fmt.Fprintf(&b, "\n%s (%s): %s analysed\n\n", m.Name, m.Settings.Describe(), plural(ma.Sides[0].Games, "game"))
 		if err := rep.game.WriteSides(&b, ma.Sides); err != nil {
 			return err
 		}
 		fmt.Fprintf(&b, "\npoints per game for %s, over the games analysed:\n", m.PlayerA)
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "estimate\tmean\t95%% interval\tgames for the same width\t\n")
-		for _, e := range ma.estimates() {
-			ratio := gamesRatio(e.s, ma.Raw)
-			rs := "n/a"
-			if !math.IsNaN(ratio) {
-				rs = fmt.Sprintf("%.2f of raw", ratio)
+		fmt.Fprintf(tw, "estimate\tmean\t95%% interval\twidth\tgames for raw's width, long run\t\n")
+		ofRaw := func(ratio float64) string {
+			if math.IsNaN(ratio) {
+				return "n/a"
 			}
-			fmt.Fprintf(tw, "%s\t%+.3f\t[%+.3f, %+.3f]\t%s\t\n", e.label, e.s.Mean, e.s.Low, e.s.High, rs)
+			return fmt.Sprintf("%.2f of raw", ratio)
+		}
+		for _, e := range ma.estimates() {
+			fmt.Fprintf(tw, "%s\t%+.3f\t[%+.3f, %+.3f]\t%s\t%s\t\n", e.label, e.s.Mean, e.s.Low, e.s.High,
+				ofRaw(widthRatio(e.s, ma.Raw)), ofRaw(gamesRatio(e.s, ma.Raw)))
 		}
 		tw.Flush()
 	}
@@ -498,11 +516,13 @@ type JSONMatchupAnalysis struct {
 	PointsPerGame map[string]JSONEstimate `json:"points_per_game"`
 }
 
-// JSONEstimate is a points-per-game estimate with its interval and the
-// games it needs for raw's interval width, as a fraction of raw's.
+// JSONEstimate is a points-per-game estimate with its interval, its
+// width over raw's, and the games it needs for raw's interval width in
+// the long run, as a fraction of raw's.
 type JSONEstimate struct {
 	JSONInterval
 	Games      int       `json:"games"`
+	WidthRatio JSONFloat `json:"width_ratio"`
 	GamesRatio JSONFloat `json:"games_ratio"`
 }
 
@@ -524,7 +544,8 @@ func (rep *AnalysisReport) JSON() JSONAnalysis {
 		}
 		for _, e := range ma.estimates() {
 			jm.PointsPerGame[e.key] = JSONEstimate{JSONInterval: JSONInterval{Value: JSONFloat(e.s.Mean), Low: JSONFloat(e.s.Low),
-				High: JSONFloat(e.s.High)}, Games: e.s.N, GamesRatio: JSONFloat(gamesRatio(e.s, ma.Raw))}
+				High: JSONFloat(e.s.High)}, Games: e.s.N, WidthRatio: JSONFloat(widthRatio(e.s, ma.Raw)),
+				GamesRatio: JSONFloat(gamesRatio(e.s, ma.Raw))}
 		}
 		out.Matchups = append(out.Matchups, jm)
 	}

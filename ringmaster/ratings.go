@@ -27,14 +27,20 @@ type MatchLengther interface {
 	MatchLength(s control.GameSettings) int
 }
 
+// DefaultPrior is the virtual draws per player of `ringmaster ratings`
+// and of an all-play-all's grid (ratings.DefaultPrior).
+const DefaultPrior = ratings.DefaultPrior
+
 // RatingsOptions configure Ratings.
 type RatingsOptions struct {
 	// Anchor, when set, fixes that player's rating at AnchorRating;
 	// otherwise the ratings average AnchorRating.
 	Anchor       string
 	AnchorRating float64
-	// Prior adds virtual draws per player (see ratings.FitOptions), for
-	// results where a player won or lost every game.
+	// Prior adds virtual draws per player (see ratings.FitOptions), so
+	// that a player who won or lost every game gets a finite rating:
+	// ratings.DefaultPrior in `ringmaster ratings` and in the grid of an
+	// all-play-all's report; 0 is maximum likelihood.
 	Prior float64
 }
 
@@ -91,30 +97,17 @@ func Ratings(ctx context.Context, rms []*Ringmaster, opts RatingsOptions) (*Rati
 	if len(rms) == 0 {
 		return nil, errors.New("no competitions")
 	}
-	t := &RatingsTable{Game: rms[0].Comp.Game, Anchor: opts.Anchor}
-	type source struct {
-		rm      *Ringmaster
-		results []store.GameResult
-	}
-	var sources []source
-	// identities[code] lists the distinct definitions of a code in order,
-	// each with the competitions that use it.
-	type identity struct {
-		text  string
-		comps []string
-	}
-	identities := map[string][]*identity{}
+	var sources []ratingSource
 	seen := map[string]bool{}
 	for _, rm := range rms {
 		code := rm.Comp.Code
-		if rm.Comp.Game != t.Game {
-			return nil, fmt.Errorf("%s plays %s and %s plays %s: one table rates one game", rms[0].Comp.Path, t.Game, rm.Comp.Path, rm.Comp.Game)
+		if rm.Comp.Game != rms[0].Comp.Game {
+			return nil, fmt.Errorf("%s plays %s and %s plays %s: one table rates one game", rms[0].Comp.Path, rms[0].Comp.Game, rm.Comp.Path, rm.Comp.Game)
 		}
 		if seen[code] {
 			return nil, fmt.Errorf("two competitions named %s: rename one control file", code)
 		}
 		seen[code] = true
-		t.Competitions = append(t.Competitions, code)
 		var results []store.GameResult
 		if err := rm.withExistingStore(ctx, func(st *store.Store) error {
 			var err error
@@ -123,7 +116,33 @@ func Ratings(ctx context.Context, rms []*Ringmaster, opts RatingsOptions) (*Rati
 		}); err != nil {
 			return nil, fmt.Errorf("%s: %w", rm.Comp.Path, err)
 		}
-		sources = append(sources, source{rm, results})
+		sources = append(sources, ratingSource{rm, results})
+	}
+	return rateResults(sources, opts)
+}
+
+// ratingSource is one competition's results for a rating table.
+type ratingSource struct {
+	rm      *Ringmaster
+	results []store.GameResult
+}
+
+// rateResults fits one table to the results of the sources: Ratings over
+// several competitions, and the grid of an all-play-all's report over
+// one, so that both give the same numbers for the same results.
+func rateResults(sources []ratingSource, opts RatingsOptions) (*RatingsTable, error) {
+	t := &RatingsTable{Game: sources[0].rm.Comp.Game, Anchor: opts.Anchor}
+	// identities[code] lists the distinct definitions of a code in order,
+	// each with the competitions that use it.
+	type identity struct {
+		text  string
+		comps []string
+	}
+	identities := map[string][]*identity{}
+	for _, src := range sources {
+		rm, results := src.rm, src.results
+		code := rm.Comp.Code
+		t.Competitions = append(t.Competitions, code)
 		used := map[string]bool{}
 		for _, res := range results {
 			used[res.PlayerA], used[res.PlayerB] = true, true
@@ -231,7 +250,7 @@ func Ratings(ctx context.Context, rms []*Ringmaster, opts RatingsOptions) (*Rati
 		AnchorRating: opts.AnchorRating, Prior: opts.Prior})
 	if err != nil {
 		if opts.Prior == 0 && strings.Contains(err.Error(), "won or lost every game") {
-			return nil, fmt.Errorf("%w; --prior 1 adds a virtual draw per player", err)
+			return nil, fmt.Errorf("%w; the default --prior %g adds a virtual draw per player", err, ratings.DefaultPrior)
 		}
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package ringmaster
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 
@@ -154,7 +153,7 @@ func (r *Ringmaster) jsonMatchup(s *matchupStats) JSONMatchup {
 	if r.Comp.JudgesGames(m) && len(s.luck) >= 2 {
 		l := ratings.PointsPerGame(s.luck)
 		jm.LuckAdjusted = &JSONInterval{Value: JSONFloat(l.Mean), Low: JSONFloat(l.Low), High: JSONFloat(l.High),
-			Basis: fmt.Sprintf("%d games analysed", len(s.luck))}
+			Basis: plural(len(s.luck), "game") + " analysed"}
 		if elo, lo, hi, ok := r.luckAdjustedElo(m, l); ok {
 			jm.LuckAdjustedElo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
 		}

@@ -198,7 +198,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 	}
 	fmt.Fprintln(w)
 	stats := r.gather(d)
-	r.writeGrid(w, stats)
+	r.writeGrid(w, d, stats)
 	for i, s := range stats {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -222,7 +222,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 // and the last three void attempts.
 func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 	stats := r.gather(d)
-	r.writeGrid(w, stats)
+	r.writeGrid(w, d, stats)
 	for i, s := range stats {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -237,9 +237,9 @@ func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 }
 
 // writeGrid prints an all-play-all's grid; other competitions have none.
-func (r *Ringmaster) writeGrid(w io.Writer, stats []*matchupStats) {
+func (r *Ringmaster) writeGrid(w io.Writer, d reportData, stats []*matchupStats) {
 	if r.Comp.Type == control.AllPlayAll {
-		r.printGrid(w, stats)
+		r.printGrid(w, d, stats)
 		fmt.Fprintln(w)
 	}
 }
@@ -270,7 +270,11 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	if !s.ghost {
 		planned = fmt.Sprintf("/%d", m.NumberOfGames)
 	}
-	fmt.Fprintf(w, "%s (%d%s games)\n", m.Name, s.played, planned)
+	if planned != "" || s.played != 1 {
+		fmt.Fprintf(w, "%s (%d%s games)\n", m.Name, s.played, planned)
+	} else {
+		fmt.Fprintf(w, "%s (1 game)\n", m.Name)
+	}
 	if s.ghost {
 		fmt.Fprintln(w, "?? (missing from control file)")
 	} else {
@@ -301,7 +305,11 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	}
 	tw.Flush()
 	sum, basis := s.summary()
-	fmt.Fprintf(w, "%s for %s: %s, 95%% interval %s to %s (%s)\n", unit, m.PlayerA, signed(sum.Mean), signed(sum.Low), signed(sum.High), basis)
+	if math.IsNaN(sum.Low) {
+		fmt.Fprintf(w, "%s for %s: %s, no interval from %s\n", unit, m.PlayerA, signed(sum.Mean), basis)
+	} else {
+		fmt.Fprintf(w, "%s for %s: %s, 95%% interval %s to %s (%s)\n", unit, m.PlayerA, signed(sum.Mean), signed(sum.Low), signed(sum.High), basis)
+	}
 	if r.Comp.JudgesGames(m) {
 		if len(s.luck) >= 2 {
 			l := ratings.PointsPerGame(s.luck)
@@ -311,11 +319,12 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 				fmt.Fprintf(w, "luck-adjusted Elo %s - %s: %s (95%% interval %s to %s)\n", m.PlayerA, m.PlayerB, eloText(elo), eloText(lo), eloText(hi))
 			}
 		} else {
-			fmt.Fprintf(w, "luck-adjusted %s: not yet (%d games analysed; run 'ringmaster analyse')\n", unit, len(s.luck))
+			fmt.Fprintf(w, "luck-adjusted %s: not yet (%s analysed; run 'ringmaster analyse')\n", unit, plural(len(s.luck), "game"))
 		}
 	}
-	decided := s.wins[0] + s.wins[1]
-	if decided > 0 && s.wins[0] > 0 && s.wins[1] > 0 {
+	if s.wins[0]+s.wins[1] > 0 {
+		// Wilson's interval keeps a finite end when one side won every
+		// game, so the line is shown then too.
 		elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
 		fmt.Fprintf(w, "Elo %s - %s: %s (95%% interval %s to %s), LOS %.1f%%\n", m.PlayerA, m.PlayerB, eloText(elo), eloText(lo), eloText(hi), 100*ratings.LOS(s.wins[0], s.wins[1]))
 	}
@@ -353,9 +362,10 @@ func (r *Ringmaster) printMatchupDetails(w io.Writer, s *matchupStats) {
 	}
 }
 
-// printGrid shows an all-play-all's pairwise scores: row player's wins -
-// losses against the column player, and a Bradley-Terry rating estimate.
-func (r *Ringmaster) printGrid(w io.Writer, stats []*matchupStats) {
+// printGrid shows an all-play-all's pairwise scores (row player's wins -
+// losses against the column player) and the Bradley-Terry ratings of
+// `ringmaster ratings` with its default prior, fitted to the same results.
+func (r *Ringmaster) printGrid(w io.Writer, d reportData, stats []*matchupStats) {
 	comps := r.Comp.Competitors
 	index := map[string]int{}
 	for i, c := range comps {
@@ -366,8 +376,7 @@ func (r *Ringmaster) printGrid(w io.Writer, stats []*matchupStats) {
 	for i := range wins {
 		wins[i] = make([]float64, n)
 	}
-	var pairs []ratings.PairResult
-	total := 0
+	total, decided := 0, 0.0
 	for _, s := range stats {
 		a, okA := index[s.m.PlayerA]
 		b, okB := index[s.m.PlayerB]
@@ -377,11 +386,9 @@ func (r *Ringmaster) printGrid(w io.Writer, stats []*matchupStats) {
 		wins[a][b] += s.wins[0]
 		wins[b][a] += s.wins[1]
 		total += s.played
-		if s.wins[0]+s.wins[1] > 0 {
-			pairs = append(pairs, ratings.PairResult{A: s.m.PlayerA, B: s.m.PlayerB, WinsA: s.wins[0], WinsB: s.wins[1]})
-		}
+		decided += s.wins[0] + s.wins[1]
 	}
-	fmt.Fprintf(w, "%d games played\n\n", total)
+	fmt.Fprintf(w, "%s played\n\n", plural(total, "game"))
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	fmt.Fprint(tw, "\t\t")
 	for i := range comps {
@@ -400,19 +407,18 @@ func (r *Ringmaster) printGrid(w io.Writer, stats []*matchupStats) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-	if len(pairs) == 0 {
+	if decided == 0 {
 		return
 	}
-	rs, err := ratings.BradleyTerry(comps, pairs, 0)
+	rt, err := rateResults([]ratingSource{{r, d.results}}, RatingsOptions{Prior: DefaultPrior})
 	if err != nil {
 		fmt.Fprintf(w, "(ratings: %v)\n", err)
 		return
 	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Elo > rs[j].Elo })
-	fmt.Fprintln(w, "\nBradley-Terry ratings (Elo scale, mean 0, 95% interval):")
-	for _, rt := range rs {
-		lo, hi := rt.Interval(0.95)
-		fmt.Fprintf(w, "  %-12s %+6.0f  (%+.0f to %+.0f)  %g games\n", rt.Player, rt.Elo, lo, hi, rt.Games)
+	fmt.Fprintf(w, "\nBradley-Terry ratings (as 'ringmaster ratings': mean 0, 95%% interval, %g virtual draw per player)\n%s\n",
+		DefaultPrior, rt.scaleNote())
+	for _, p := range rt.Table.Players {
+		fmt.Fprintf(w, "  %-12s %+6.0f  (%+.0f to %+.0f)  %s\n", p.Player, p.Rating, p.Low, p.High, plural(int(p.Games), "game"))
 	}
 }
 

@@ -32,6 +32,26 @@ type matchupStats struct {
 	draws          int // jigos: half a win each
 	forfeitReasons []string
 	sprt           *sprtTally
+	scale          ratings.Scale // what one game can score, for the interval
+}
+
+// PointsBounder is what a game implements, optionally, when its points
+// for one player never pass a bound either way (Go's +1 win, -1 loss; a
+// backgammon match's +1 or -1): a matchup's points-per-game interval then
+// stays inside it, and one game gives that whole range.
+type PointsBounder interface {
+	PointsBound(s control.GameSettings) float64
+}
+
+// pointsScale is what the interval of a matchup's points per game knows
+// of one game: every game the ringmaster plays scores at least one point
+// for its winner, and some games have a bound.
+func (r *Ringmaster) pointsScale(s control.GameSettings) ratings.Scale {
+	sc := ratings.Scale{Unit: 1}
+	if pb, ok := r.Game.(PointsBounder); ok {
+		sc.Bound = pb.PointsBound(s)
+	}
+	return sc
 }
 
 func (r *Ringmaster) gather(d reportData) []*matchupStats {
@@ -39,7 +59,8 @@ func (r *Ringmaster) gather(d reportData) []*matchupStats {
 	var list []*matchupStats
 	byID := map[string]*matchupStats{}
 	for _, m := range r.Comp.Matchups {
-		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{}, sprt: newSPRTTally(m)}
+		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{}, sprt: newSPRTTally(m),
+			scale: r.pointsScale(m.Settings)}
 		byID[m.ID] = s
 		list = append(list, s)
 	}
@@ -52,7 +73,8 @@ func (r *Ringmaster) gather(d reportData) []*matchupStats {
 			if res.Swapped {
 				m.PlayerA, m.PlayerB = res.PlayerB, res.PlayerA
 			}
-			s = &matchupStats{m: m, ghost: true, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{}}
+			s = &matchupStats{m: m, ghost: true, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{},
+				scale: r.pointsScale(m.Settings)}
 			byID[res.MatchupID] = s
 			list = append(list, s)
 		}
@@ -147,7 +169,7 @@ func (s *matchupStats) add(res store.GameResult, luckAdjusted *[2]float64) {
 
 // summary is the points-per-game estimate: by pairs for paired dice (each
 // pair's sum is one sample, which cancels most of the dice luck), by games
-// otherwise.
+// otherwise; its interval is ratings.Summary's, with the game's scale.
 func (s *matchupStats) summary() (ratings.Summary, string) {
 	if s.m.Settings.PairedGames() {
 		var pairs [][2]float64
@@ -162,8 +184,8 @@ func (s *matchupStats) summary() (ratings.Summary, string) {
 			}
 		}
 		if len(pairs) >= 2 {
-			return ratings.PairedPointsPerGame(pairs), fmt.Sprintf("%d complete pairs", len(pairs))
+			return ratings.PairedPointsPerGameIn(pairs, s.scale), fmt.Sprintf("%d complete pairs", len(pairs))
 		}
 	}
-	return ratings.PointsPerGame(s.points), fmt.Sprintf("%d games", len(s.points))
+	return ratings.PointsPerGameIn(s.points, s.scale), plural(len(s.points), "game")
 }

@@ -360,7 +360,7 @@ func writeGroups(w io.Writer, lv level, groups map[string][][2]verdict.Player,
 			}
 			played++
 			interval = lv.of(rate, interval)
-			fmt.Fprintf(w, "  %-12s %7d %6.2f [%5.2f, %5.2f] %8.3f\n", s.Name, n, rate, interval[0], interval[1], total)
+			fmt.Fprintf(w, "  %-12s %7d %22s %8.3f\n", s.Name, n, rateInterval(rate, interval), total)
 		}
 		if names := playerNames(groups[k]); len(names) == 2 && played == 2 {
 			v, interval := gap(verdict.GapOf(groups[k], names[0], names[1]))

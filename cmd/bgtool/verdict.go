@@ -84,13 +84,17 @@ func writeVerdict(w io.Writer, results [][2]verdict.Player, plies int) {
 	fmt.Fprintf(w, "gnubg's analysis at %d ply of %d records (mEMG per decision, 95%% interval over the records)\n", plies, len(results))
 	fmt.Fprintf(w, "%-12s %8s %9s %22s %9s %22s\n", "player", "records", "unforced", "chequer error rate", "cube dec.", "cube error rate")
 	for _, s := range verdict.Summarise(results) {
-		fmt.Fprintf(w, "%-12s %8d %9d %6.2f [%5.2f, %5.2f] %9d %6.2f [%5.2f, %5.2f]\n", s.Name, s.Records,
-			s.UnforcedMoves, s.ChequerRate(), s.ChequerInterval[0], s.ChequerInterval[1],
-			s.CubeDecisions, s.CubeRate(), s.CubeInterval[0], s.CubeInterval[1])
+		fmt.Fprintf(w, "%-12s %8d %9d %22s %9d %22s\n", s.Name, s.Records,
+			s.UnforcedMoves, rateInterval(s.ChequerRate(), s.ChequerInterval),
+			s.CubeDecisions, rateInterval(s.CubeRate(), s.CubeInterval))
 	}
 	if names := playerNames(results); len(names) == 2 {
 		g := verdict.GapOf(results, names[0], names[1])
-		fmt.Fprintf(w, "%s less %s in the same %d records: chequer %s, cube %s\n", g.First, g.Second, g.Records,
+		records := fmt.Sprintf("%d records", g.Records)
+		if g.Records == 1 {
+			records = "record"
+		}
+		fmt.Fprintf(w, "%s less %s in the same %s: chequer %s, cube %s\n", g.First, g.Second, records,
 			signedInterval(g.Chequer, g.ChequerInterval), signedInterval(g.Cube, g.CubeInterval))
 	}
 }
@@ -102,6 +106,16 @@ func playerNames(results [][2]verdict.Player) []string {
 		names = append(names, s.Name)
 	}
 	return names
+}
+
+// rateInterval writes a rate with its interval, or says that there is
+// none: the interval is over the records, and one record shows nothing of
+// how much a record's rate varies.
+func rateInterval(v float64, interval [2]float64) string {
+	if math.IsNaN(interval[0]) || math.IsNaN(interval[1]) {
+		return fmt.Sprintf("%6.2f %-15s", v, "(no interval)")
+	}
+	return fmt.Sprintf("%6.2f [%5.2f, %5.2f]", v, interval[0], interval[1])
 }
 
 // signedInterval writes a change or a gap with its interval, or says

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gamemill/gamemill/internal/peertest"
+	"github.com/gamemill/gamemill/player/gnubg/verdict"
 )
 
 // TestVerdictCommand has gnubg analyse the same record twice at 0 ply:
@@ -61,7 +62,7 @@ func TestVerdictBreakdown(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^(bgbot|gnubg0)\s+1\s+\d+\s+([0-9.]+) `).FindAllStringSubmatch(stdout, -1) {
 		rates[m[1]] = m[2]
 	}
-	if rates["gnubg0"] != "0.00" || !strings.Contains(stdout, "bgbot less gnubg0 in the same 1 records: chequer +"+rates["bgbot"]+" (no interval)") {
+	if rates["gnubg0"] != "0.00" || !strings.Contains(stdout, "bgbot less gnubg0 in the same record: chequer +"+rates["bgbot"]+" (no interval)") {
 		t.Errorf("no gap line of +%s:\n%s", rates["bgbot"], stdout)
 	}
 	_, table, ok := strings.Cut(stdout, "chequer error by class")
@@ -74,7 +75,7 @@ func TestVerdictBreakdown(t *testing.T) {
 	}
 	// The cube table's close decisions add up to the summary's.
 	cubeDecisions := map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)^(bgbot|gnubg0)\s+1\s+\d+\s+[0-9.]+ \[.*\]\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^(bgbot|gnubg0)\s+1\s+\d+\s+[0-9.]+ \(no interval\)\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1) {
 		cubeDecisions[m[1]], _ = strconv.Atoi(m[2])
 	}
 	cubeCounted := map[string]int{}
@@ -289,6 +290,28 @@ func TestCubeScore(t *testing.T) {
 		dt, _ := strconv.ParseFloat(g[4], 64)
 		if math.Abs(nd) > 0.03 || math.Abs(dt) > 0.03 {
 			t.Errorf("--bias: group %q leans %+.3f, %+.3f from gnubg 0-ply's own model", g[1], nd, dt)
+		}
+	}
+}
+
+// TestVerdictOneRecord: one record gives rates without intervals, said in
+// words; it printed "[  NaN,   NaN]".
+func TestVerdictOneRecord(t *testing.T) {
+	var b strings.Builder
+	writeVerdict(&b, [][2]verdict.Player{{
+		{Name: "bgbot", UnforcedMoves: 40, ChequerError: 0.2, CubeDecisions: 5, CubeError: 0.05, Records: 1},
+		{Name: "gnubg0", UnforcedMoves: 38, ChequerError: 0.1, CubeDecisions: 0, Records: 1},
+	}}, 0)
+	out := b.String()
+	if strings.Contains(out, "NaN") {
+		t.Errorf("NaN in the verdict:\n%s", out)
+	}
+	for _, want := range []string{
+		"bgbot               1        40   5.00 (no interval)           5  10.00 (no interval)  \n",
+		"bgbot less gnubg0 in the same record: chequer +2.37 (no interval), cube +10.00 (no interval)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
 		}
 	}
 }

@@ -183,7 +183,7 @@ func checkAnalyseFlags(fs *pflag.FlagSet) error {
 func ratingsFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmaster, cmdIO) error {
 	anchor := fs.String("anchor", "", "CODE=RATING: fix a player's rating (otherwise the ratings average 0)")
 	format := fs.String("format", "text", "text, csv or json (fields in docs/ringmaster.md)")
-	prior := fs.Float64("prior", 0, "virtual draws per player against an average opponent, for results where someone won or lost every game")
+	prior := fs.Float64("prior", ringmaster.DefaultPrior, "virtual draws per player against an average opponent, so that a player who won or lost every game gets a finite rating (0: maximum likelihood)")
 	return func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error {
 		opts := ringmaster.RatingsOptions{Prior: *prior}
 		if *anchor != "" {

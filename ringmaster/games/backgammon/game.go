@@ -107,6 +107,15 @@ func (g *Game) PointsUnit(s control.GameSettings) string {
 	return "points/game"
 }
 
+// PointsBound implements ringmaster.PointsBounder: a match scores +1 or
+// -1 (points/match); a money game has no bound short of the cube's.
+func (g *Game) PointsBound(s control.GameSettings) float64 {
+	if s.(*Settings).MatchLength > 0 {
+		return 1
+	}
+	return 0
+}
+
 // SeatNames heads the wins table's split by who moved first.
 func (g *Game) SeatNames() [2]string { return [2]string{"moved first: won", "other moved first: won"} }
 
@@ -120,8 +129,11 @@ func (g *Game) WriteDetails(w io.Writer, s control.GameSettings, players [2]stri
 	if !s.(*Settings).Cube {
 		return
 	}
+	// The title has its own line: in the table's first row it would sit
+	// in the column of the players' names.
+	fmt.Fprintln(w, "cube actions:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "cube\tdoubles\ttakes\tdrops\tbeavers\t\n")
+	fmt.Fprintf(tw, "\tdoubles\ttakes\tdrops\tbeavers\t\n")
 	for i := 0; i < 2; i++ {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", players[i], totals[StatDoubles][i], totals[StatTakes][i],
 			totals[StatDrops][i], totals[StatBeavers][i])

@@ -73,6 +73,10 @@ func (g *Game) PointsUnit(control.GameSettings) string {
 	return "points/game (+1 win, -1 loss, 0 jigo or no result)"
 }
 
+// PointsBound implements ringmaster.PointsBounder: a game scores +1, -1
+// or 0.
+func (g *Game) PointsBound(control.GameSettings) float64 { return 1 }
+
 // SeatNames names the two seats in the wins table.
 func (g *Game) SeatNames() [2]string { return [2]string{"as black: won", "as white: won"} }
 

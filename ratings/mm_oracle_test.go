@@ -10,7 +10,7 @@ import (
 func TestBradleyTerryTwoPlayers(t *testing.T) {
 	// 750-250 is a 0.75 score: 190.85 Elo apart, so ±95.42 around the
 	// mean. The one-game prior pulls each side in by well under 1 Elo.
-	rs, err := BradleyTerry([]string{"a", "b"}, []PairResult{{A: "a", B: "b", WinsA: 750, WinsB: 250}}, 0)
+	rs, err := mmBradleyTerry([]string{"a", "b"}, []pairResult{{A: "a", B: "b", WinsA: 750, WinsB: 250}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +43,14 @@ func TestBradleyTerryScoreEquations(t *testing.T) {
 	// centred, so first recover the common shift c back to the virtual
 	// player's scale, then check every player's equation.
 	players := []string{"w", "x", "y", "z"}
-	results := []PairResult{
+	results := []pairResult{
 		{A: "w", B: "x", WinsA: 7, WinsB: 3, Draws: 2},
 		{A: "w", B: "y", WinsA: 4, WinsB: 4},
 		{A: "x", B: "y", WinsA: 1, WinsB: 6, Draws: 1},
 		{A: "y", B: "z", WinsA: 5, WinsB: 5},
 		{A: "z", B: "w", WinsA: 2, WinsB: 9},
 	}
-	rs, err := BradleyTerry(players, results, 0)
+	rs, err := mmBradleyTerry(players, results, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestBradleyTerryScoreEquations(t *testing.T) {
 }
 
 func TestBradleyTerryUnbeatenIsFinite(t *testing.T) {
-	rs, err := BradleyTerry([]string{"champ", "b", "c", "idle"}, []PairResult{
+	rs, err := mmBradleyTerry([]string{"champ", "b", "c", "idle"}, []pairResult{
 		{A: "champ", B: "b", WinsA: 10},
 		{A: "champ", B: "c", WinsA: 10},
 		{A: "b", B: "c", WinsA: 5, WinsB: 5},
@@ -143,7 +143,7 @@ func TestBradleyTerryRecoversStrengths(t *testing.T) {
 	var sumZ2 float64
 	var count int
 	for rep := range reps {
-		var results []PairResult
+		var results []pairResult
 		for i := range players {
 			for j := i + 1; j < len(players); j++ {
 				// Draw 10% of the time; otherwise a decisive game with
@@ -151,7 +151,7 @@ func TestBradleyTerryRecoversStrengths(t *testing.T) {
 				// score at ScoreFromElo(diff).
 				p := ScoreFromElo(truth[i] - truth[j])
 				const draw = 0.1
-				pr := PairResult{A: players[i], B: players[j]}
+				pr := pairResult{A: players[i], B: players[j]}
 				for range gamesPerPair {
 					switch u := r.Float64(); {
 					case u < draw:
@@ -165,7 +165,7 @@ func TestBradleyTerryRecoversStrengths(t *testing.T) {
 				results = append(results, pr)
 			}
 		}
-		rs, err := BradleyTerry(players, results, 0)
+		rs, err := mmBradleyTerry(players, results, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,19 +194,19 @@ func TestBradleyTerryErrors(t *testing.T) {
 	tests := []struct {
 		name    string
 		players []string
-		results []PairResult
+		results []pairResult
 		want    string
 	}{
 		{"no players", nil, nil, "at least one"},
 		{"duplicate", []string{"a", "a"}, nil, "duplicate"},
 		{"empty name", []string{"a", ""}, nil, "empty"},
-		{"unknown", []string{"a", "b"}, []PairResult{{A: "a", B: "c", WinsA: 1}}, "unknown"},
-		{"self", []string{"a", "b"}, []PairResult{{A: "a", B: "a", WinsA: 1}}, "itself"},
-		{"negative", []string{"a", "b"}, []PairResult{{A: "a", B: "b", WinsA: -1}}, "invalid"},
-		{"nan", []string{"a", "b"}, []PairResult{{A: "a", B: "b", Draws: math.NaN()}}, "invalid"},
+		{"unknown", []string{"a", "b"}, []pairResult{{A: "a", B: "c", WinsA: 1}}, "unknown"},
+		{"self", []string{"a", "b"}, []pairResult{{A: "a", B: "a", WinsA: 1}}, "itself"},
+		{"negative", []string{"a", "b"}, []pairResult{{A: "a", B: "b", WinsA: -1}}, "invalid"},
+		{"nan", []string{"a", "b"}, []pairResult{{A: "a", B: "b", Draws: math.NaN()}}, "invalid"},
 	}
 	for _, tc := range tests {
-		_, err := BradleyTerry(tc.players, tc.results, 0)
+		_, err := mmBradleyTerry(tc.players, tc.results, 0)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
 		}

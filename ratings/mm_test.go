@@ -1,22 +1,27 @@
 package ratings
 
+// The minorization-maximization fit below is a test oracle: an
+// independent algorithm for the Bradley-Terry model with a prior, against
+// which FitBradleyTerry (Newton's method) is checked. The product has one
+// fit, FitBradleyTerry.
+
 import (
 	"errors"
 	"fmt"
 	"math"
 )
 
-// PairResult is the record of all games between two players: A won WinsA,
+// pairResult is the record of all games between two players: A won WinsA,
 // B won WinsB, and Draws were drawn (counts may be fractional, for example
 // to weight games).
-type PairResult struct {
+type pairResult struct {
 	A, B         string
 	WinsA, WinsB float64
 	Draws        float64
 }
 
-// Rating is one player's Bradley-Terry strength on the Elo scale.
-type Rating struct {
+// mmRating is one player's Bradley-Terry strength on the Elo scale.
+type mmRating struct {
 	Player string
 	// Elo is the player's strength in logistic Elo, anchored so that the
 	// ratings of all players given to BradleyTerry average 0. The
@@ -41,7 +46,7 @@ type Rating struct {
 // Interval returns the two-sided normal-approximation confidence interval
 // Elo ± z*StdErr at the given level, or NaN bounds for a level outside
 // (0, 1).
-func (r Rating) Interval(level float64) (low, high float64) {
+func (r mmRating) Interval(level float64) (low, high float64) {
 	p := twoSidedQuantile(level)
 	if math.IsNaN(p) {
 		return math.NaN(), math.NaN()
@@ -60,8 +65,8 @@ const btTolerance = 1e-10
 // defaultBTIterations is the iteration cap used when iterations <= 0.
 const defaultBTIterations = 10000
 
-// BradleyTerry fits the Bradley-Terry model to the results of an
-// all-play-all (or any) tournament and returns one Rating per player, in
+// mmBradleyTerry fits the Bradley-Terry model to the results of an
+// all-play-all (or any) tournament and returns one mmRating per player, in
 // the order of players.
 //
 // Model: player i has strength g_i > 0 and beats j with probability
@@ -99,7 +104,7 @@ const defaultBTIterations = 10000
 // It returns an error for duplicate or empty player names, results naming
 // an unknown player or a player against itself, and negative or NaN
 // counts.
-func BradleyTerry(players []string, results []PairResult, iterations int) ([]Rating, error) {
+func mmBradleyTerry(players []string, results []pairResult, iterations int) ([]mmRating, error) {
 	n := len(players)
 	if n == 0 {
 		return nil, errors.New("ratings: BradleyTerry needs at least one player")
@@ -213,7 +218,7 @@ func BradleyTerry(players []string, results []PairResult, iterations int) ([]Rat
 		meanLog += math.Log(g[i])
 	}
 	meanLog /= float64(n)
-	out := make([]Rating, n)
+	out := make([]mmRating, n)
 	for i, p := range players {
 		v := cov[i][i] - 2*rowMean[i] + grand
 		if v < 0 { // rounding
@@ -223,56 +228,13 @@ func BradleyTerry(players []string, results []PairResult, iterations int) ([]Rat
 		for j := range n {
 			played += games[i][j]
 		}
-		out[i] = Rating{
+		out[i] = mmRating{
 			Player: p,
 			Elo:    eloPerNat * (math.Log(g[i]) - meanLog),
 			StdErr: eloPerNat * math.Sqrt(v),
 			Games:  played,
 			Score:  points[i],
 		}
-	}
-	return out, nil
-}
-
-// invert returns the inverse of the square matrix m by Gauss-Jordan
-// elimination with partial pivoting. m is not modified.
-func invert(m [][]float64) ([][]float64, error) {
-	n := len(m)
-	// Augmented [m | I].
-	a := make([][]float64, n)
-	for i := range a {
-		a[i] = make([]float64, 2*n)
-		copy(a[i], m[i])
-		a[i][n+i] = 1
-	}
-	for col := range n {
-		pivot := col
-		for r := col + 1; r < n; r++ {
-			if math.Abs(a[r][col]) > math.Abs(a[pivot][col]) {
-				pivot = r
-			}
-		}
-		if a[pivot][col] == 0 || math.IsNaN(a[pivot][col]) {
-			return nil, errors.New("ratings: singular information matrix")
-		}
-		a[col], a[pivot] = a[pivot], a[col]
-		inv := 1 / a[col][col]
-		for k := range a[col] {
-			a[col][k] *= inv
-		}
-		for r := range n {
-			if r == col || a[r][col] == 0 {
-				continue
-			}
-			f := a[r][col]
-			for k := range a[r] {
-				a[r][k] -= f * a[col][k]
-			}
-		}
-	}
-	out := make([][]float64, n)
-	for i := range out {
-		out[i] = a[i][n:]
 	}
 	return out, nil
 }
