@@ -1,5 +1,7 @@
 package backgammon
 
+import "math/bits"
+
 // Step moves one checker by one die. From is 1..24 or 25 for the bar; To is
 // 1..24 or 0 for borne off. Points are counted from the mover's view.
 type Step struct{ From, To int8 }
@@ -42,62 +44,85 @@ func (b Board) Apply(m Move) Board {
 	return b
 }
 
-// allHome reports whether the player on roll has every checker on points 1..6.
-func allHome(b *Board) bool {
-	for i := 6; i < 25; i++ {
-		if b[OnRoll][i] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// stepLegal reports whether the player on roll may move a checker from
-// point from with die d, ignoring the bar-first rule.
-func stepLegal(b *Board, from, d int8) bool {
-	if b[OnRoll][from-1] == 0 {
-		return false
-	}
-	to := from - d
-	if to >= 1 {
-		return b[Opponent][24-to] < 2
-	}
-	if !allHome(b) {
-		return false
-	}
-	if to == 0 {
-		return true
-	}
-	// A higher die bears off from a lower point only when no checker stands higher.
-	for i := from; i < 6; i++ {
-		if b[OnRoll][i] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func target(from, d int8) int8 {
-	if to := from - d; to > 0 {
-		return to
-	}
-	return 0
-}
-
 // MoveGen generates legal moves. It keeps its buffers between calls, so one
 // generator per goroutine makes generation allocation-free in steady state.
+//
+// It plays the steps on one board and takes them back (no copy a step),
+// keeps a Zobrist hash of that board up to date as it goes, and finds
+// the positions already reached in an open-addressed table of those
+// hashes, whose entries a new generation number empties at once.
 type MoveGen struct {
 	moves    []Move
 	boards   []Board
 	larger   []bool
-	index    map[Board]int32
+	slots    []genSlot // len a power of two, at least twice len(moves)
+	gen      uint32    // the generation of slots' live entries
+	board    Board     // the board the steps are played on
+	dice     [4]int8
+	nd       int
+	blocked  uint32 // bit p set: the opponent holds my point p (hits never change it)
 	maxDepth int
 	big      int8
 	doubles  bool
 }
 
+// genSlot is an entry of MoveGen's table: a reached position's hash and
+// its index in moves, live while gen is the generator's.
+type genSlot struct {
+	hash uint64
+	idx  int32
+	gen  uint32
+}
+
+// zobrist holds a random key for each side, point and checker count
+// (counts above 15 share the last); a board's hash is the XOR of the
+// keys of its 50 cells. It is filled once at start-up.
+var zobrist = func() (z [2][25][16]uint64) {
+	x := uint64(0x9e3779b97f4a7c15)
+	for s := range z {
+		for p := range z[s] {
+			for c := range z[s][p] {
+				// splitmix64
+				x += 0x9e3779b97f4a7c15
+				v := x
+				v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
+				v = (v ^ v>>27) * 0x94d049bb133111eb
+				z[s][p][c] = v ^ v>>31
+			}
+		}
+	}
+	return z
+}()
+
+// cellKey is the Zobrist key of side s having n checkers on cell p.
+func cellKey(s, p int, n int8) uint64 { return zobrist[s][p][uint8(n)&15] }
+
+// zobristStep[s][p][n] turns the hash of a board with n checkers of side
+// s on cell p into that of the board with n+1 there (and back).
+var zobristStep = func() (z [2][25][16]uint64) {
+	for s := range z {
+		for p := range z[s] {
+			for n := range 15 {
+				z[s][p][n] = zobrist[s][p][n] ^ zobrist[s][p][n+1]
+			}
+		}
+	}
+	return z
+}()
+
+// hashBoard is the Zobrist hash of b.
+func hashBoard(b *Board) uint64 {
+	var h uint64
+	for s := range b {
+		for p, n := range b[s] {
+			h ^= cellKey(s, p, n)
+		}
+	}
+	return h
+}
+
 // NewMoveGen returns a generator with empty buffers.
-func NewMoveGen() *MoveGen { return &MoveGen{index: make(map[Board]int32, 64)} }
+func NewMoveGen() *MoveGen { return &MoveGen{slots: make([]genSlot, 128)} }
 
 // Generate returns every legal move for the player on roll of b with dice
 // d1 and d2, one move per distinct resulting position, and the resulting
@@ -106,7 +131,7 @@ func NewMoveGen() *MoveGen { return &MoveGen{index: make(map[Board]int32, 64)} }
 // overwritten by the next call.
 func (g *MoveGen) Generate(b Board, d1, d2 int) ([]Move, []Board) {
 	g.moves, g.boards, g.larger = g.moves[:0], g.boards[:0], g.larger[:0]
-	clear(g.index)
+	g.clearSlots()
 	g.maxDepth = 0
 	a, c := int8(d1), int8(d2)
 	if a < c {
@@ -114,11 +139,31 @@ func (g *MoveGen) Generate(b Board, d1, d2 int) ([]Move, []Board) {
 	}
 	g.big = a
 	g.doubles = a == c
+	g.board = b
+	h := hashBoard(&g.board)
+	var occ, blocked uint32 // bit p: the player on roll holds its point p; the opponent holds it
+	out := 0                // checkers of the player on roll outside its home board
+	for p := 1; p <= 24; p++ {
+		if b[OnRoll][p-1] > 0 {
+			occ |= 1 << p
+		}
+		if b[Opponent][24-p] >= 2 {
+			blocked |= 1 << p
+		}
+		if p > 6 {
+			out += int(b[OnRoll][p-1])
+		}
+	}
+	out += int(b[OnRoll][BarIndex])
+	g.blocked = blocked
 	if g.doubles {
-		g.search(b, [4]int8{a, a, a, a}, 4, 0, Move{}, 25, false)
+		g.dice, g.nd = [4]int8{a, a, a, a}, 4
+		g.search(h, occ, out, 0, Move{}, 25, false)
 	} else {
-		g.search(b, [4]int8{a, c}, 2, 0, Move{}, 25, false)
-		g.search(b, [4]int8{c, a}, 2, 0, Move{}, 25, false)
+		g.dice, g.nd = [4]int8{a, c}, 2
+		g.search(h, occ, out, 0, Move{}, 25, false)
+		g.dice = [4]int8{c, a}
+		g.search(h, occ, out, 0, Move{}, 25, false)
 		if g.maxDepth == 1 {
 			g.keepLarger()
 		}
@@ -126,66 +171,175 @@ func (g *MoveGen) Generate(b Board, d1, d2 int) ([]Move, []Board) {
 	return g.moves, g.boards
 }
 
-func (g *MoveGen) search(b Board, dice [4]int8, nd, k int, cur Move, maxFrom int8, usedBig bool) {
-	if k == nd {
-		g.leaf(&b, cur, k, usedBig)
+// clearSlots empties the table by moving to the next generation (and
+// truly clears it once in 2^32 calls, when the number wraps).
+func (g *MoveGen) clearSlots() {
+	if len(g.slots) == 0 {
+		g.slots = make([]genSlot, 128)
+	}
+	g.gen++
+	if g.gen == 0 {
+		clear(g.slots)
+		g.gen = 1
+	}
+}
+
+// search plays die k of g.dice from every point it can on g.board, whose
+// hash is h, whose points held by the player on roll are the bits of occ
+// (bit p for point p) and which has out checkers outside the home board,
+// and goes on with the next die; a move that can play no further ends in
+// leaf. Each step is taken back before the next is tried.
+func (g *MoveGen) search(h uint64, occ uint32, out, k int, cur Move, maxFrom int8, usedBig bool) {
+	b := &g.board
+	if k == g.nd {
+		g.leaf(h, cur, k, usedBig)
 		return
 	}
-	d := dice[k]
+	d := g.dice[k]
 	big := usedBig || d == g.big
 	if b[OnRoll][BarIndex] > 0 {
 		to := 25 - d
-		if b[Opponent][24-to] >= 2 {
-			g.leaf(&b, cur, k, usedBig)
+		if g.blocked&(1<<to) != 0 {
+			g.leaf(h, cur, k, usedBig)
 			return
 		}
-		nb := b
-		s := Step{25, to}
-		applyStep(&nb, s)
 		next := cur
-		next.push(s)
-		g.search(nb, dice, nd, k+1, next, maxFrom, big)
+		next.push(Step{25, to})
+		g.step(h, occ, out, k, next, 25, to, maxFrom, big)
 		return
 	}
-	moved := false
 	top := int8(24)
 	if g.doubles && maxFrom < top {
 		top = maxFrom
 	}
-	for from := top; from >= 1; from-- {
-		if !stepLegal(&b, from, d) {
-			continue
-		}
-		moved = true
-		nb := b
-		s := Step{from, target(from, d)}
-		applyStep(&nb, s)
+	// The points a checker may leave with d to land on an open point, from
+	// the highest down, then (all checkers home) those it bears off from.
+	from := occ &^ (g.blocked << d) & (1<<(top+1) - 1) &^ (1<<(d+1) - 1)
+	moved := from != 0
+	for from != 0 {
+		p := int8(bits.Len32(from) - 1)
+		from &^= 1 << p
 		next := cur
-		next.push(s)
-		g.search(nb, dice, nd, k+1, next, from, big)
+		next.push(Step{p, p - d})
+		g.step(h, occ, out, k, next, p, p-d, p, big)
+	}
+	if out == 0 {
+		for p := min(top, d); p >= 1; p-- {
+			if occ&(1<<p) == 0 || !bearOffLegal(b, p, p-d) {
+				continue
+			}
+			moved = true
+			next := cur
+			next.push(Step{p, 0})
+			g.step(h, occ, out, k, next, p, 0, p, big)
+		}
 	}
 	if !moved {
-		g.leaf(&b, cur, k, usedBig)
+		g.leaf(h, cur, k, usedBig)
 	}
 }
 
-func (g *MoveGen) leaf(b *Board, m Move, depth int, usedBig bool) {
+// bearOffLegal reports whether, with every checker home, one may bear off
+// from point from with a die that takes it to to (0 or below): exactly,
+// or with a higher die from the highest point held.
+func bearOffLegal(b *Board, from, to int8) bool {
+	if to == 0 {
+		return true
+	}
+	for i := from; i < 6; i++ {
+		if b[OnRoll][i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// step plays one checker from from to to (0: off) on g.board, updating
+// the hash and the points held, searches on from die k+1 with next, and
+// takes the step back.
+func (g *MoveGen) step(h uint64, occ uint32, out, k int, next Move, from, to, maxFrom int8, big bool) {
+	b := &g.board
+	f := int(from - 1)
+	n := b[OnRoll][f] - 1
+	h ^= zobristStep[OnRoll][f][uint8(n)&15]
+	b[OnRoll][f] = n
+	if n == 0 {
+		occ &^= 1 << from
+	}
+	if from > 6 && to <= 6 {
+		out--
+	}
+	hit := false
+	if to > 0 {
+		t := int(to - 1)
+		n := b[OnRoll][t]
+		h ^= zobristStep[OnRoll][t][uint8(n)&15]
+		b[OnRoll][t] = n + 1
+		occ |= 1 << to
+		if o := 24 - to; b[Opponent][o] == 1 {
+			hit = true
+			bar := b[Opponent][BarIndex]
+			h ^= zobristStep[Opponent][o][0] ^ zobristStep[Opponent][BarIndex][uint8(bar)&15]
+			b[Opponent][o] = 0
+			b[Opponent][BarIndex] = bar + 1
+		}
+	}
+	g.search(h, occ, out, k+1, next, maxFrom, big)
+	if to > 0 {
+		if hit {
+			b[Opponent][24-to] = 1
+			b[Opponent][BarIndex]--
+		}
+		b[OnRoll][to-1]--
+	}
+	b[OnRoll][f]++
+}
+
+// leaf records g.board, reached by m with depth dice played, unless a
+// move of more dice is known or the position is already recorded (then
+// only whether the larger die was used is added to it).
+func (g *MoveGen) leaf(h uint64, m Move, depth int, usedBig bool) {
 	if depth < g.maxDepth {
 		return
 	}
 	if depth > g.maxDepth {
 		g.maxDepth = depth
 		g.moves, g.boards, g.larger = g.moves[:0], g.boards[:0], g.larger[:0]
-		clear(g.index)
+		g.clearSlots()
 	}
-	if i, ok := g.index[*b]; ok {
-		g.larger[i] = g.larger[i] || usedBig
-		return
+	mask := uint64(len(g.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &g.slots[i]
+		if sl.gen != g.gen {
+			*sl = genSlot{hash: h, idx: int32(len(g.moves)), gen: g.gen}
+			break
+		}
+		if sl.hash == h && g.boards[sl.idx] == g.board {
+			g.larger[sl.idx] = g.larger[sl.idx] || usedBig
+			return
+		}
 	}
-	g.index[*b] = int32(len(g.moves))
 	g.moves = append(g.moves, m)
-	g.boards = append(g.boards, *b)
+	g.boards = append(g.boards, g.board)
 	g.larger = append(g.larger, usedBig)
+	if 2*len(g.moves) > len(g.slots) {
+		g.growSlots()
+	}
+}
+
+// growSlots doubles the table and enters the recorded positions again.
+func (g *MoveGen) growSlots() {
+	g.slots = make([]genSlot, 2*len(g.slots))
+	g.gen = 1
+	mask := uint64(len(g.slots) - 1)
+	for idx := range g.boards {
+		h := hashBoard(&g.boards[idx])
+		i := h & mask
+		for g.slots[i].gen == g.gen {
+			i = (i + 1) & mask
+		}
+		g.slots[i] = genSlot{hash: h, idx: int32(idx), gen: g.gen}
+	}
 }
 
 // keepLarger applies the rule that when only one die can be played, the
