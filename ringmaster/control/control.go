@@ -63,21 +63,35 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/gamemill/gamemill/ringmaster/contest"
+	"github.com/gamemill/gamemill/ringmaster/contests"
+	"github.com/gamemill/gamemill/ringmaster/contests/allplayall"
+	"github.com/gamemill/gamemill/ringmaster/contests/playoff"
 	"github.com/gamemill/gamemill/internal/tomlcheck"
 )
 
-// Competition types.
+// The competition types that ship with the ringmaster have these names;
+// contests.All lists every type.
 const (
-	Playoff    = "playoff"
-	AllPlayAll = "allplayall"
+	Playoff    = playoff.Name
+	AllPlayAll = allplayall.Name
 )
+
+// CompetitorLetter returns the all-play-all letter of the competitor at
+// index i.
+func CompetitorLetter(i int) string { return allplayall.Letter(i) }
+
+// MaxCompetitors is the number of competitors that two letters can name.
+const MaxCompetitors = allplayall.MaxCompetitors
 
 // Competition is a loaded and validated control file.
 type Competition struct {
 	Path string // the name the file was loaded under
 	Code string // the file name without its extension
 	Dir  string // the absolute directory holding the file
-	Type string // Playoff or AllPlayAll
+	Type string // the competition type's name (competition_type)
+	// Contest is the competition type, from contests.All.
+	Contest contest.Type
 	Game string // the game's name
 	// KeyLines maps key paths ("matchups[1].match_length") to their lines,
 	// for messages about the file after it is loaded.
@@ -256,14 +270,26 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 	var root keyPath
 
 	// competition_type decides which keys are allowed.
+	types := contests.All()
+	var typeNames, typeKeys []string
+	for _, t := range types {
+		typeNames = append(typeNames, t.Name())
+		for _, k := range t.Keys() {
+			if !slices.Contains(typeKeys, k) {
+				typeKeys = append(typeKeys, k)
+			}
+		}
+	}
 	if v, ok := doc["competition_type"]; !ok {
-		l.errorf(root.Key("competition_type"), "required (%q or %q)", Playoff, AllPlayAll)
+		l.errorf(root.Key("competition_type"), "required (%s)", orList(typeNames))
 	} else if s, ok := l.str(root.Key("competition_type"), v); ok {
-		switch s {
-		case Playoff, AllPlayAll:
-			c.Type = s
-		default:
-			l.errorf(root.Key("competition_type"), "unknown competition type %q (want %q or %q)", s, Playoff, AllPlayAll)
+		for _, t := range types {
+			if t.Name() == s {
+				c.Type, c.Contest = s, t
+			}
+		}
+		if c.Contest == nil {
+			l.errorf(root.Key("competition_type"), "unknown competition type %q (want %s)", s, orList(typeNames))
 		}
 	}
 	var names []string
@@ -287,16 +313,10 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 	if l.game != nil {
 		allowed = append(allowed, settingKeys(l.game)...)
 	}
-	known := append(playoffKeys(), allPlayAllKeys()...)
-	switch c.Type {
-	case Playoff:
-		l.checkKeys(root, doc, append(allowed, playoffKeys()...), known, "not allowed in a playoff competition")
-	case AllPlayAll:
-		l.checkKeys(root, doc, append(allowed, allPlayAllKeys()...), known, "not allowed in an allplayall competition")
-	case "":
-		if l.game != nil {
-			l.checkKeys(root, doc, append(allowed, known...), nil, "")
-		}
+	if c.Contest != nil {
+		l.checkKeys(root, doc, append(allowed, c.Contest.Keys()...), typeKeys, fmt.Sprintf("not allowed in %s %s competition", article(c.Type), c.Type))
+	} else if l.game != nil {
+		l.checkKeys(root, doc, append(allowed, typeKeys...), nil, "")
 	}
 
 	if v, ok := doc["description"]; ok {
@@ -347,38 +367,18 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 		return
 	}
 	defaults := l.matchupSettings(root, doc, matchupDefaults{settings: l.game.DefaultSettings(), moveLimit: DefaultMoveLimit})
-	switch c.Type {
-	case Playoff:
-		l.playoff(c, doc, defaults, defined)
-	case AllPlayAll:
-		l.allPlayAll(c, doc, defaults, defined)
+	if c.Contest != nil {
+		c.Contest.Load(&builder{table: table{l: l, p: root, t: doc}, c: c, defaults: defaults, defined: defined})
 	}
 }
 
-// isIdentifier reports whether s is a valid player code or matchup id:
-// non-empty, of ASCII letters, digits and -!$%&*+.:;<=>?^_~ (as gomill).
-func isIdentifier(s string) bool {
-	if s == "" || len(s) > MaxIdentifier {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			continue
-		}
-		if !strings.ContainsRune("-!$%&*+.:;<=>?^_~", rune(c)) {
-			return false
-		}
-	}
-	return true
-}
+// isIdentifier reports whether s is a valid player code or matchup id.
+func isIdentifier(s string) bool { return contest.IsIdentifier(s) }
 
-// MaxIdentifier is the longest player code or matchup id: game ids and
-// record file names are built from them, and file systems take 255 bytes
-// a name.
-const MaxIdentifier = 64
+// MaxIdentifier is the longest player code or matchup id.
+const MaxIdentifier = contest.MaxIdentifier
 
-const identifierChars = "at most 64 letters, digits and -!$%&*+.:;<=>?^_~"
+const identifierChars = contest.IdentifierChars
 
 // resolve expands a leading ~ and makes a relative path relative to the
 // control file's directory.
@@ -392,4 +392,12 @@ func (l *loader) resolve(path string) string {
 		return filepath.Clean(path)
 	}
 	return filepath.Join(l.dir, path)
+}
+
+// article is "an" before a vowel and "a" otherwise.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

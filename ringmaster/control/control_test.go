@@ -3,6 +3,7 @@ package control_test
 import (
 	"errors"
 	"fmt"
+	"github.com/gamemill/gamemill/ringmaster/contests/playoff"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -91,8 +92,8 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate key", "seed = 1\nseed = 2 " + marker + "\n" + pm(""), "seed: Key 'seed' has already been defined."},
 
 		// Top level.
-		{"no type", strings.Replace(pm(""), `competition_type = "playoff"`, "", 1), `competition_type: required ("playoff" or "allplayall")`},
-		{"bad type", strings.Replace(pm(""), `"playoff"`, `"mc_tuner" `+marker, 1), `competition_type: unknown competition type "mc_tuner" (want "playoff" or "allplayall")`},
+		{"no type", strings.Replace(pm(""), `competition_type = "playoff"`, "", 1), `competition_type: required ("playoff", "allplayall" or "gauntlet")`},
+		{"bad type", strings.Replace(pm(""), `"playoff"`, `"swiss" `+marker, 1), `competition_type: unknown competition type "swiss" (want "playoff", "allplayall" or "gauntlet")`},
 		{"type not string", strings.Replace(pm(""), `"playoff"`, `3 `+marker, 1), `competition_type: must be a string, not an integer`},
 		{"no game", strings.Replace(pm(""), `game = "backgammon"`, "", 1), `game: required ("backgammon")`},
 		{"go", strings.Replace(pm(""), `"backgammon"`, `"go" `+marker, 1), `game: unknown game "go" (want "backgammon")`},
@@ -362,6 +363,7 @@ func TestParseFullExample(t *testing.T) {
 		Code:        "full",
 		Dir:         dir,
 		Type:        Playoff,
+		Contest:     playoff.Type{},
 		Game:        "backgammon",
 		Warnings:    c.Warnings,
 		KeyLines:    c.KeyLines,

@@ -1,0 +1,118 @@
+// Package contest is the seam between the ringmaster and the shapes a
+// competition takes: playoff, all-play-all, gauntlet and whatever comes
+// next. A competition type reads its own top-level keys of the control
+// file and says which matchups the competition plays; it may also print a
+// section of its own at the head of the report (the all-play-all's grid,
+// the gauntlet's table) and add one to the JSON report.
+//
+// Each type is one package under ringmaster/contests, listed once in
+// contests.All. The control-file loader implements Builder, so a type
+// never sees the decoded TOML or the loader's internals, and every
+// message it reports names the file, the line and the key.
+package contest
+
+import "io"
+
+// Type is one competition type, named by the control file's
+// competition_type key.
+type Type interface {
+	// Name is the value of competition_type that selects the type.
+	Name() string
+	// Keys lists the top-level keys the type reads, besides the keys
+	// every competition has (players, seed, the matchup settings and the
+	// game's settings). Another type's keys in this type's file are
+	// reported as not allowed.
+	Keys() []string
+	// Load reads the type's keys through b and adds the competition's
+	// matchups with b.Add. It reports problems through b.
+	Load(b Builder)
+}
+
+// Value is a control-file value being read. Its methods check the type
+// and range, report a problem against the value's file, line and key, and
+// return false when the value is unusable.
+type Value interface {
+	Int(min, max int64) (int, bool)
+	Float(min, max float64) (float64, bool)
+	Bool() (bool, bool)
+	Str() (string, bool)
+	// Strings reads an array of strings.
+	Strings() ([]string, bool)
+	// Tables reads an array of tables ([[key]] or an inline array).
+	Tables() ([]Table, bool)
+	// At is element i of an array value, for messages about one element.
+	At(i int) Value
+	Errorf(format string, args ...any)
+}
+
+// Table is a control-file table: the top level or one of an array of
+// tables.
+type Table interface {
+	// Get returns the value of key, if the table sets it.
+	Get(key string) (Value, bool)
+	// Errorf reports a problem with key of the table (at the key's line,
+	// or the table's when the key is not set).
+	Errorf(key, format string, args ...any)
+	// CheckKeys reports every key of the table that is neither in
+	// allowed nor a matchup setting (the generic ones and the game's).
+	CheckKeys(allowed ...string)
+}
+
+// Matchup is a matchup a type adds: two player codes and how many games
+// they play.
+type Matchup struct {
+	ID   string // unique among the competition's matchups
+	Name string // empty: "A v B"
+	A, B string // player codes; A == B plays a player against a copy of itself
+	// Games is the number of games to play (0 disables the matchup but
+	// keeps its results).
+	Games int
+	// Alternating swaps the seats in odd-numbered games.
+	Alternating bool
+	// Table, when set, is the matchup's own table in the control file:
+	// its matchup settings (move_limit, sprt, the game's settings) apply
+	// over the top-level ones, and its problems are reported against it.
+	// Without it the matchup takes the top-level settings.
+	Table Table
+}
+
+// Builder is what a type reads and builds with while the control file
+// loads. The top level of the file is its Table.
+type Builder interface {
+	Table
+	// Defined reports whether the control file defines player code.
+	Defined(code string) bool
+	// PairedGames reports whether the top-level settings play games in
+	// pairs (the same dice, seats swapped): numbers of games must then be
+	// even.
+	PairedGames() bool
+	// CheckSettings makes the game's checks of the top-level settings,
+	// for types whose matchups all take them.
+	CheckSettings()
+	// Errors is the number of problems reported so far.
+	Errors() int
+	// Add adds a matchup with its settings; it reports false, adding
+	// nothing, when m's table has a problem.
+	Add(m Matchup) bool
+	// SetCompetitors records the competition's field in order, for the
+	// all-play-all's letters and the reports.
+	SetCompetitors(codes []string)
+}
+
+// Standing is one matchup's results as a type's report section sees them.
+type Standing struct {
+	ID     string
+	A, B   string // player codes in the matchup's order
+	Played int    // finished games
+	// Score is each player's share of the played games: 1 a win, 0.5 a
+	// game with no winner.
+	Score [2]float64
+}
+
+// Reporter is implemented by a type that prints a section of its own at
+// the head of the full and short reports, before the matchups.
+type Reporter interface {
+	// WriteSection writes the section, ending with a blank line; field
+	// is the competition's competitors in order (SetCompetitors).
+	WriteSection(w io.Writer, field []string, standings []Standing)
+}
