@@ -63,11 +63,11 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/gamemill/gamemill/internal/tomlcheck"
 	"github.com/gamemill/gamemill/ringmaster/contest"
 	"github.com/gamemill/gamemill/ringmaster/contests"
 	"github.com/gamemill/gamemill/ringmaster/contests/allplayall"
 	"github.com/gamemill/gamemill/ringmaster/contests/playoff"
-	"github.com/gamemill/gamemill/internal/tomlcheck"
 )
 
 // The competition types that ship with the ringmaster have these names;
@@ -92,7 +92,7 @@ type Competition struct {
 	Type string // the competition type's name (competition_type)
 	// Contest is the competition type, from contests.All.
 	Contest contest.Type
-	Game string // the game's name
+	Game    string // the game's name
 	// KeyLines maps key paths ("matchups[1].match_length") to their lines,
 	// for messages about the file after it is loaded.
 	KeyLines map[string]int
