@@ -56,7 +56,10 @@ CREATE TABLE IF NOT EXISTS opened (
 );`
 
 func openStore(path string, cost int) (*store, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)")
+	// Every action of a match is saved under the server's mutex: in WAL
+	// mode synchronous=NORMAL makes a commit durable against a crash of
+	// the process (not of the machine) without an fsync each time.
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
