@@ -470,8 +470,7 @@ func TestRegistrationLimits(t *testing.T) {
 	try("alice").until("1 alice ")
 	try("ALICE").until("** The name ALICE is taken (or too like a taken one).")
 	try("bob").until("** Too many new accounts from your address. Please try again later.")
-	h := try("12")
-	h.until("login: ")
+	try("12").until("** 12: a name begins with a letter.")
 	if _, known, _, _, _ := ts.srv.store.checkUser("12", "secret"); known {
 		t.Fatal("an all-digit name was registered")
 	}

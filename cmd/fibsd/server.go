@@ -296,7 +296,7 @@ func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 		if err != nil {
 			break
 		}
-		line = cleanText(strings.TrimSpace(line))
+		line = strings.TrimSpace(line)
 		if c.name == "" {
 			if line == "" {
 				continue
@@ -315,7 +315,7 @@ func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 			c.enqueue("", "login: ")
 			continue
 		}
-		if s.command(c, line) {
+		if s.command(c, cleanText(line)) {
 			break
 		}
 	}
@@ -349,7 +349,11 @@ func (s *server) tryLogin(c *client, line string) (ok, bye bool) {
 		s.log.Printf("%s: login %s: %v", c.addr, name, err)
 		return false, false
 	}
-	if !known && s.cfg.Register && validName(name) {
+	if !known && s.cfg.Register {
+		if err := checkName(name); err != nil {
+			c.enqueue(fmt.Sprintf("** %s: %v.", cleanText(name), err))
+			return false, false
+		}
 		if !s.reserveRegistration(c.host) {
 			s.noisy.Printf("%s: register %s: too many new accounts from this address", c.addr, name)
 			c.enqueue("** Too many new accounts from your address. Please try again later.")
@@ -388,7 +392,7 @@ func (s *server) tryLogin(c *client, line string) (ok, bye bool) {
 	c.name, c.login, c.idle = name, time.Now(), time.Now()
 	c.own.Name = name
 	s.users[name] = c
-	s.log.Printf("%s: logged in (client %s)", c.label(), client)
+	s.log.Printf("%s: logged in (client %q)", c.label(), client)
 	if host == "" {
 		host = "-"
 	}

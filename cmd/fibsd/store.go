@@ -205,8 +205,6 @@ func checkName(name string) error {
 	return nil
 }
 
-func validName(name string) bool { return checkName(name) == nil }
-
 // nameSkeleton folds a name to the letters a reader cannot tell apart:
 // case, and I, l and 1 (one stroke), and O and 0. Two names with the same
 // skeleton may not both exist.
