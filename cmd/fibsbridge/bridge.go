@@ -539,7 +539,7 @@ func (b *bridge) handlePartial(ctx context.Context, m fibs.Msg) error {
 	switch m.Kind {
 	case fibs.Board:
 		mt.board, mt.dir = m.Raw, m.Board.Direction
-		if mt.boardAsked {
+		if mt.boardAsked && m.Board.Turn == m.Board.Colour {
 			mt.boardAsked = false
 			st, _, err := m.Board.ToState(record.DefaultRules(m.Board.MatchLength))
 			if err != nil {
