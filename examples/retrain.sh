@@ -23,6 +23,7 @@ work=${1:?usage: retrain.sh WORK [RECORDS]}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 records=${2:-$work/records}
+case $records in /*) ;; *) records=$(pwd)/$records ;; esac
 (cd "$root" && go build -o bin/ ./cmd/bgtrain)
 PATH=$root/bin:$PATH:/usr/games
 cd "$work"
