@@ -1,6 +1,8 @@
 package ringmaster_test
 
 import (
+	"context"
+	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -81,5 +83,69 @@ func TestFloodingEngineForfeits(t *testing.T) {
 		if r.winner != "b" || r.result != "forfeit" || !strings.Contains(r.detail, "forfeit by a") || !strings.Contains(r.detail, "response longer than") {
 			t.Errorf("game %s: winner %q, result %q, detail %q; want a forfeit by a for a response too long", r.gameID, r.winner, r.result, r.detail)
 		}
+	}
+}
+
+// An engine that exited whenever it was losing made each such game void;
+// the replay (same dice) was voided again and the game left unplayed, so
+// the engine erased its losses. A game voided again by the same player is
+// now that player's forfeit, in the same run or a later one.
+func TestQuittingWhenLosingForfeits(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "quit.toml", strings.Replace(fakeControl(6, "", ""), "command = [\""+fakeEngine+"\"]\n\n[players.b]",
+		"command = [\""+fakeEngine+"\", \"--mode\", \"quit-losing\"]\n\n[players.b]", 1))
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first run gives each game one attempt: the quitter's games are
+	// voided once and left for the next run.
+	status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, MaxVoids: 1,
+		Display: io.Discard, Errors: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := readResults(t, rm.DBPath())
+	quit := 6 - len(first)
+	if quit == 0 || status != ringmaster.Incomplete {
+		t.Fatalf("status %v with %d of 6 games played: the quitter never quit", status, len(first))
+	}
+	t.Logf("a quit %d of 6 games in the first run", quit)
+	// The next run replays them: the quitter quits again and forfeits.
+	if status, err = quietRun(t, rm, 1); err != nil || status != ringmaster.Finished {
+		t.Fatalf("second run: %v, %v; want every game played", status, err)
+	}
+	results := readResults(t, rm.DBPath())
+	if len(results) != 6 {
+		t.Fatalf("%d results, want 6", len(results))
+	}
+	forfeits := 0
+	for _, r := range results {
+		if r.result == "forfeit" {
+			forfeits++
+			if r.winner != "b" || !strings.Contains(r.detail, "forfeit by a") || !strings.Contains(r.detail, "second void of this game by a") {
+				t.Errorf("game %s: winner %q, detail %q; want a's forfeit for voiding the game again", r.gameID, r.winner, r.detail)
+			}
+		}
+	}
+	if forfeits != quit {
+		t.Errorf("%d forfeits, want one for each of the %d games a voided", forfeits, quit)
+	}
+	// Within one run, the second attempt settles it too.
+	dir2 := t.TempDir()
+	rm2, err := ringmaster.New(writeControl(t, dir2, "quit.toml", strings.Replace(fakeControl(6, "", ""), "command = [\""+fakeEngine+"\"]\n\n[players.b]",
+		"command = [\""+fakeEngine+"\", \"--mode\", \"quit-losing\"]\n\n[players.b]", 1)), games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, err := quietRun(t, rm2, 2); err != nil || status != ringmaster.Finished {
+		t.Fatalf("one run: %v, %v; want every game played", status, err)
+	}
+	var out strings.Builder
+	if err := rm2.Show(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "void: player a"); n != quit {
+		t.Errorf("%d void attempts blamed on a in the report, want %d (one a game):\n%s", n, quit, out.String())
 	}
 }

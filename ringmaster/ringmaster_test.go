@@ -85,7 +85,9 @@ func countResults(dbPath string) int {
 
 // TestMisbehavingEngines runs a good engine against engines that crash,
 // hang, write garbage or huge lines, answer illegal moves or failures, or
-// start slowly: each gets its documented forfeit or void and the run goes on.
+// start slowly: each gets its documented forfeit or void and the run goes
+// on. The crashing engine voids each game once; crashing again in the
+// replay is its forfeit.
 func TestMisbehavingEngines(t *testing.T) {
 	dir := t.TempDir()
 	var ctl strings.Builder
@@ -122,16 +124,21 @@ func TestMisbehavingEngines(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, errs.String())
 	}
-	if status != ringmaster.Incomplete {
-		t.Errorf("status %v, want incomplete: the crashing engine's games should be left unplayed", status)
+	if status != ringmaster.Finished {
+		t.Errorf("status %v, want finished: the crashing engine forfeits the games it voids twice", status)
 	}
 	results := readResults(t, rm.DBPath())
 	byMatchup := map[string][]row{}
 	for _, r := range results {
 		byMatchup[r.matchup] = append(byMatchup[r.matchup], r)
 	}
-	if n := len(byMatchup["crash"]); n != 0 {
-		t.Errorf("crash: %d results, want none (void games)", n)
+	if n := len(byMatchup["crash"]); n != 2 {
+		t.Errorf("crash: %d results, want 2 (forfeits after one void each)", n)
+	}
+	for _, r := range byMatchup["crash"] {
+		if r.winner != "good" || r.result != "forfeit" || !strings.Contains(r.detail, "second void of this game by crash") {
+			t.Errorf("crash: result %+v, want a forfeit for a second void", r)
+		}
 	}
 	for _, mode := range []string{"hang", "garbage", "huge", "illegal", "fail"} {
 		rs := byMatchup[mode]
@@ -161,8 +168,8 @@ func TestMisbehavingEngines(t *testing.T) {
 		t.Errorf("the log does not explain the void game:\n%s", log)
 	}
 	voids, _ := filepath.Glob(filepath.Join(rm.VoidDir(), "crash_*.sgf"))
-	if len(voids) != 4 {
-		t.Errorf("%d void records, want 4 (2 games, 2 attempts each): %v", len(voids), voids)
+	if len(voids) != 2 {
+		t.Errorf("%d void records, want 2 (2 games, 1 void attempt each): %v", len(voids), voids)
 	} else if data, _ := os.ReadFile(voids[0]); !strings.Contains(string(data), "void: ") || !strings.Contains(string(data), "GM[6]") {
 		t.Errorf("void record lacks the reason or is not backgammon SGF:\n%s", data)
 	}

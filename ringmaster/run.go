@@ -2,6 +2,7 @@ package ringmaster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -300,17 +301,30 @@ func (run *runner) worker(ctx context.Context, slot int) {
 }
 
 // playJob plays one game, replaying it under the same id after a void, up
-// to MaxVoids attempts.
+// to MaxVoids attempts. A player blamed for a void attempt at the game (in
+// this run or an earlier one) forfeits it if its engine fails that way
+// again (referee.Seat.VoidedBefore).
 func (run *runner) playJob(ctx context.Context, slot int, job competitions.Job) {
 	m := run.matchups[job.MatchupID]
 	for attempt := 1; ; attempt++ {
-		partial, err := run.playOnce(ctx, slot, job, m)
+		voidedBy, err := run.st.VoidedBy(ctx, job.GameID)
+		if err != nil {
+			if ctx.Err() == nil {
+				run.log.warnf("game %s: %v", job.GameID, err)
+			}
+			return
+		}
+		partial, err := run.playOnce(ctx, slot, job, m, voidedBy)
 		if err == nil || ctx.Err() != nil {
 			return
 		}
 		run.log.warnf("game %s -- aborting game due to error: %v", job.GameID, err)
 		text := run.voidRecords(job.GameID, attempt, partial)
-		if voidErr := run.st.Void(context.WithoutCancel(ctx), job.GameID, run.runID, err.Error(), text); voidErr != nil {
+		blamed := ""
+		if ve := (*referee.VoidError)(nil); errors.As(err, &ve) {
+			blamed = ve.Code
+		}
+		if voidErr := run.st.Void(context.WithoutCancel(ctx), job.GameID, run.runID, blamed, err.Error(), text); voidErr != nil {
 			run.log.warnf("game %s: %v", job.GameID, voidErr)
 		}
 		run.disp.void(job.GameID, err)
@@ -349,7 +363,8 @@ func (run *runner) voidRecords(gameID string, attempt int, records map[string]st
 
 // playOnce launches the players, referees the game and records it. A
 // returned error means a void attempt; the records hold what was played.
-func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup) (map[string]string, error) {
+// voidedBy counts the earlier void attempts at the game by player.
+func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup, voidedBy map[string]int) (map[string]string, error) {
 	err := run.st.MarkRunning(ctx, store.GameStart{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
 		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, RunID: run.runID})
 	if err != nil {
@@ -388,7 +403,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 			return nil, fmt.Errorf("error starting player %s: %w", code, err)
 		}
 		players[i] = p
-		seats[i] = referee.Seat{Code: code, Player: p, Config: run.rm.Comp.Players[code]}
+		seats[i] = referee.Seat{Code: code, Player: p, Config: run.rm.Comp.Players[code], VoidedBefore: voidedBy[code] > 0}
 	}
 	ref, err := run.rm.Game.Referee(m, func(format string, args ...any) {
 		run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)

@@ -38,6 +38,11 @@ type Seat struct {
 	Code   string
 	Player player.Player
 	Config *control.Player
+	// VoidedBefore says that this seat's player voided an earlier attempt
+	// at this game (same game id): another engine failure that would void
+	// it is the player's forfeit instead, so that an engine cannot erase
+	// its losses by exiting whenever it is losing.
+	VoidedBefore bool
 }
 
 // How a game ended, apart from who won (stored in games.ending).
@@ -114,16 +119,28 @@ func Void(ctx context.Context, seats [2]Seat, seat int, reason error) error {
 
 // EngineFailure decides what an engine's error during what (a command)
 // means for the game: a forfeit by the seat (forfeit set, nil returned:
-// the referee records it and ends the game) or a void game (the error to
-// return), or the context's error.
+// the referee records it, with ForfeitReason, and ends the game) or a
+// void game (the error to return), or the context's error. A failure
+// that would void the game is the seat's forfeit when the seat's player
+// voided an earlier attempt at it (Seat.VoidedBefore).
 func EngineFailure(ctx context.Context, seats [2]Seat, seat int, what string, err error) (forfeit bool, voidErr error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	if IsForfeit(err) {
+	if IsForfeit(err) || seats[seat].VoidedBefore {
 		return true, nil
 	}
 	return false, Void(ctx, seats, seat, fmt.Errorf("%s: %w", what, err))
+}
+
+// ForfeitReason is the reason recorded for a forfeit EngineFailure
+// decided: what failed and how, and, where the failure alone would have
+// voided the game, why it did not.
+func ForfeitReason(seats [2]Seat, seat int, what string, err error) string {
+	if !IsForfeit(err) && seats[seat].VoidedBefore {
+		return fmt.Sprintf("%s: %v (a second void of this game by %s: its forfeit)", what, err, seats[seat].Code)
+	}
+	return fmt.Sprintf("%s: %v", what, err)
 }
 
 // IsForfeit splits an engine error into a forfeit (the engine answered

@@ -24,7 +24,7 @@ import (
 // SchemaVersion is recorded in PRAGMA user_version. Each version's step
 // is in migrations; a database at any older version is brought up to this
 // one in a single transaction when it is opened.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // applicationID marks a SQLite file as a Gamemill competition database
 // (PRAGMA application_id, "GMil"). Version 1 databases predate it.
@@ -35,6 +35,7 @@ var migrations = [SchemaVersion]func(ctx context.Context, tx *sql.Tx) error{
 	0: createV1,
 	1: v1ToV2,
 	2: v2ToV3,
+	3: v3ToV4,
 }
 
 // schemaV1 is the schema Gamemill wrote until the game seam: backgammon
@@ -565,15 +566,47 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// v3ToV4 records which player a void attempt is blamed on (voids.player,
+// NULL where none is, as for every older row): a game voided again by the
+// same player is that player's forfeit.
+func v3ToV4(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, "ALTER TABLE voids ADD COLUMN player TEXT"); err != nil {
+		return fmt.Errorf("add voids.player: %w", err)
+	}
+	return nil
+}
+
 // Void records that a game could not be played (an engine failed to start
-// or its channel broke) and leaves it running, to be replayed.
-func (s *Store) Void(ctx context.Context, gameID string, runID int64, reason, record string) error {
-	_, err := s.db.ExecContext(ctx, "INSERT INTO voids(game_id, run_id, at, reason, record) VALUES(?, ?, ?, ?, ?)",
-		gameID, runID, now(), reason, record)
+// or its channel broke) and leaves it running, to be replayed. player is
+// the code of the player whose engine voided it, or "" when none is to
+// blame.
+func (s *Store) Void(ctx context.Context, gameID string, runID int64, player, reason, record string) error {
+	_, err := s.db.ExecContext(ctx, "INSERT INTO voids(game_id, run_id, at, reason, record, player) VALUES(?, ?, ?, ?, ?, ?)",
+		gameID, runID, now(), reason, record, nullIfEmpty(player))
 	if err != nil {
 		return fmt.Errorf("record void game %s: %w", gameID, err)
 	}
 	return nil
+}
+
+// VoidedBy returns, for a game, how many of its void attempts each player
+// is blamed for (players with none are absent).
+func (s *Store) VoidedBy(ctx context.Context, gameID string) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT player, COUNT(*) FROM voids WHERE game_id = ? AND player IS NOT NULL GROUP BY player", gameID)
+	if err != nil {
+		return nil, fmt.Errorf("read voids of %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var player string
+		var n int
+		if err := rows.Scan(&player, &n); err != nil {
+			return nil, fmt.Errorf("read voids of %s: %w", gameID, err)
+		}
+		out[player] = n
+	}
+	return out, rows.Err()
 }
 
 // GameIDs returns the ids of finished and of running games.
@@ -700,7 +733,7 @@ func (s *Store) SetMatchupSettings(ctx context.Context, matchupID, game, setting
 
 // Voids returns every void attempt recorded, in order.
 func (s *Store) Voids(ctx context.Context) ([]VoidGame, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT game_id, at, reason FROM voids ORDER BY void_id")
+	rows, err := s.db.QueryContext(ctx, "SELECT game_id, at, reason, COALESCE(player, '') FROM voids ORDER BY void_id")
 	if err != nil {
 		return nil, fmt.Errorf("read voids: %w", err)
 	}
@@ -708,7 +741,7 @@ func (s *Store) Voids(ctx context.Context) ([]VoidGame, error) {
 	var out []VoidGame
 	for rows.Next() {
 		var v VoidGame
-		if err := rows.Scan(&v.GameID, &v.At, &v.Reason); err != nil {
+		if err := rows.Scan(&v.GameID, &v.At, &v.Reason, &v.Player); err != nil {
 			return nil, fmt.Errorf("read voids: %w", err)
 		}
 		out = append(out, v)
@@ -721,6 +754,7 @@ type VoidGame struct {
 	GameID string
 	At     string
 	Reason string
+	Player string // the player blamed, or ""
 }
 
 // SetEngine records an engine's self-description from the startup checks.

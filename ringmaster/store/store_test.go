@@ -248,3 +248,29 @@ func TestRefusesFilesNotOurs(t *testing.T) {
 		t.Error("the text file was changed")
 	}
 }
+
+// A void attempt keeps the player it is blamed on (schema version 4), so
+// that a later run knows a second void by the same player is its forfeit.
+func TestVoidBlame(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTemp(t)
+	for _, v := range []struct{ game, player string }{{"m_0", "x"}, {"m_0", ""}, {"m_1", "y"}, {"m_0", "x"}} {
+		if err := s.Void(ctx, v.game, 1, v.player, "void: player "+v.player, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	by, err := s.VoidedBy(ctx, "m_0")
+	if err != nil || len(by) != 1 || by["x"] != 2 {
+		t.Errorf("VoidedBy(m_0) = %v, %v; want x: 2", by, err)
+	}
+	voids, err := s.Voids(ctx)
+	if err != nil || len(voids) != 4 || voids[1].Player != "" || voids[2].Player != "y" {
+		t.Errorf("Voids = %+v, %v", voids, err)
+	}
+}

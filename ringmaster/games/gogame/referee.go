@@ -262,7 +262,7 @@ func (g *game) void(ctx context.Context, seat int, err error) error {
 func (g *game) engineError(ctx context.Context, seat int, what string, err error) error {
 	forfeit, voidErr := referee.EngineFailure(ctx, g.seats, seat, what, err)
 	if forfeit {
-		g.forfeit(seat, fmt.Sprintf("%s: %v", what, err))
+		g.forfeit(seat, referee.ForfeitReason(g.seats, seat, what, err))
 	}
 	return voidErr
 }

@@ -78,6 +78,10 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if e.mode == "quit-losing" && st.Board.Pips(bg.OnRoll) > st.Board.Pips(bg.Opponent)+20 {
+		// Behind in the race: leave, hoping the game is void.
+		os.Exit(3)
+	}
 	moves := st.LegalMoves()
 	if len(moves) == 1 && moves[0].N == 0 {
 		return bgcmd.NoMove, nil
@@ -95,7 +99,7 @@ func (e *engine) GenTake(ctx context.Context) (bg.Answer, error) {
 }
 
 func main() {
-	mode := flag.String("mode", "", "misbehaviour: crash, hang, garbage, huge, flood, illegal, fail")
+	mode := flag.String("mode", "", "misbehaviour: crash, hang, garbage, huge, flood, illegal, fail, quit-losing (exit when 20 pips behind)")
 	after := flag.Int("after", 0, "genmove requests answered normally before misbehaving")
 	slow := flag.Duration("slow-start", 0, "sleep before reading any command")
 	doubles := flag.Bool("doubles", false, "double whenever allowed")
