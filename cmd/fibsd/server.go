@@ -115,7 +115,9 @@ type client struct {
 	addr  string
 	host  string
 	out   chan string
-	quit  chan struct{}
+	quit  chan struct{} // closed by close
+	drain chan struct{} // closed when the connection ends: send what is queued and stop
+	wrote chan struct{} // closed when the writer stops
 	once  sync.Once
 	name  string // "" until logged in
 	own   fibs.Own
@@ -183,25 +185,43 @@ func (c *client) label() string {
 // writer sends the queued lines, each under a deadline: a peer that stops
 // reading is dropped after cfg.WriteTimeout.
 func (c *client) writer() {
-	deadline, _ := c.conn.(interface{ SetWriteDeadline(time.Time) error })
+	defer close(c.wrote)
 	for {
 		select {
 		case l := <-c.out:
-			if !strings.HasSuffix(l, ": ") { // prompts go without a line ending
-				l += "\r\n"
-			}
-			if deadline != nil {
-				deadline.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
-			}
-			if _, err := io.WriteString(c.conn, l); err != nil {
-				c.srv.noisy.Printf("%s: write: %v, disconnecting", c.addr, err)
-				c.close()
+			if !c.write(l) {
 				return
+			}
+		case <-c.drain:
+			for {
+				select {
+				case l := <-c.out:
+					if !c.write(l) {
+						return
+					}
+				default:
+					return
+				}
 			}
 		case <-c.quit:
 			return
 		}
 	}
+}
+
+func (c *client) write(l string) bool {
+	if !strings.HasSuffix(l, ": ") { // prompts go without a line ending
+		l += "\r\n"
+	}
+	if d, ok := c.conn.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		d.SetWriteDeadline(time.Now().Add(c.srv.cfg.WriteTimeout))
+	}
+	if _, err := io.WriteString(c.conn, l); err != nil {
+		c.srv.noisy.Printf("%s: write: %v, disconnecting", c.addr, err)
+		c.close()
+		return false
+	}
+	return true
 }
 
 // flushLocked ends holding: every held line goes to its writer.
@@ -250,7 +270,8 @@ func (s *server) loggedInLocked(host string) {
 // serveConn runs one admitted connection to its end: the same code for
 // TCP and WebSocket connections.
 func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr string) {
-	c := &client{srv: s, conn: conn, addr: addr, host: hostOf(addr), out: make(chan string, 1024), quit: make(chan struct{}), seat: -1, pending: true,
+	c := &client{srv: s, conn: conn, addr: addr, host: hostOf(addr), out: make(chan string, 1024), quit: make(chan struct{}),
+		drain: make(chan struct{}), wrote: make(chan struct{}), seat: -1, pending: true,
 		own: fibs.Own{AllowPip: true, Autoboard: true, Crawford: true, Double: true, Moreboards: true, Notify: true, Rating: 1500, Timezone: "UTC"}}
 	defer func() {
 		s.mu.Lock()
@@ -323,8 +344,13 @@ func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 		s.log.Printf("%s: %d lines over %d bytes skipped", c.label(), tooLong, s.cfg.MaxLine)
 	}
 	s.logout(c)
-	// Let the writer drain what is queued (a goodbye) before closing.
-	time.Sleep(20 * time.Millisecond)
+	// Let the writer send what is queued (a goodbye) before closing, for
+	// a second at most.
+	close(c.drain)
+	select {
+	case <-c.wrote:
+	case <-time.After(time.Second):
+	}
 }
 
 // tryLogin handles a line before login: "login CLIENT 1008 NAME PASSWORD"
