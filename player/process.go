@@ -330,7 +330,7 @@ func (p *Process) close() error {
 	t.Stop()
 	// Kill the group even when the leader has exited: its children may
 	// still be running.
-	if err := syscall.Kill(-p.pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) && killed {
+	if err := killGroup(p.pid); err != nil && !errors.Is(err, syscall.ESRCH) && killed {
 		return fmt.Errorf("engine %s (pid %d): kill process group: %w", p.name, p.pid, err)
 	}
 	// Then whatever left the group (setsid): the cgroup holds it, or the

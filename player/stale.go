@@ -58,7 +58,7 @@ func StopStale(records []Record) (int, error) {
 		}
 		if r.PGID > 1 && r.Start != 0 && r.Boot != "" && r.Boot == boot {
 			if start, err := processStart(r.PGID); err == nil && start == r.Start {
-				if err := syscall.Kill(-r.PGID, syscall.SIGKILL); err == nil {
+				if err := killGroup(r.PGID); err == nil {
 					n++
 				} else if !errors.Is(err, syscall.ESRCH) {
 					errs = append(errs, fmt.Errorf("engine %d: kill process group: %w", r.PGID, err))

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/gamemill/gamemill/ringmaster/control"
@@ -71,11 +70,11 @@ func (r *Ringmaster) lock() (*os.File, error) {
 	// little while before the competition counts as running.
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := tryLock(f)
 		if err == nil {
 			return f, nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		if !errors.Is(err, errLockBusy) {
 			f.Close()
 			return nil, fmt.Errorf("lock %s: %w", r.DBPath(), err)
 		}

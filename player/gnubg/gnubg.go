@@ -238,7 +238,7 @@ func launchOnce(ctx context.Context, bin string, o Options) (p *Player, retry bo
 	if len(o.Env) > 0 {
 		cmd.Env = append(os.Environ(), o.Env...)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		return nil, false, fmt.Errorf("gnubg: starting %s: %w", bin, err)
@@ -311,7 +311,7 @@ func (p *Player) dial(ctx context.Context) (net.Conn, error) {
 
 // kill kills gnubg's process group and waits (briefly) until it is reaped.
 func (p *Player) kill() error {
-	if err := syscall.Kill(-p.pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+	if err := killGroup(p.pid); err != nil && !errors.Is(err, syscall.ESRCH) {
 		_ = p.cmd.Process.Kill()
 	}
 	t := time.NewTimer(killWait)
