@@ -19,8 +19,10 @@ func TestParse(t *testing.T) {
 		{[]string{"--rate", "0.5", "a", "b"}, 0, -1, ""},
 		{[]string{"--rate", "1e308"}, 0, 0, ""},
 		{nil, 1, 2, "want 1 to 2 arguments, got 0"},
+		{nil, 2, 2, "cmd: want 2 arguments, got 0"},
+		{[]string{"a", "b"}, 1, 1, "cmd: want 1 argument, got 2"},
 		{[]string{"a", "b"}, 0, 0, `unexpected argument "a"`},
-		{nil, 1, -1, "want at least 1 arguments"},
+		{nil, 1, -1, "want at least 1 argument, got 0"},
 		{[]string{"--bogus"}, 0, 0, "unknown flag: --bogus"},
 		{[]string{"--rate", "x"}, 0, 0, "invalid argument"},
 		{[]string{"--rate", "nan"}, 0, 0, "--rate NaN: want a finite number"},
@@ -55,7 +57,7 @@ func TestHelp(t *testing.T) {
 	if !errors.Is(err, pflag.ErrHelp) {
 		t.Fatalf("--help: %v", err)
 	}
-	if !strings.Contains(out.String(), "usage: prog cmd [flags] ARGS") || !strings.Contains(out.String(), "--n int") {
+	if !strings.Contains(out.String(), "usage: prog cmd ARGS [flags]") || !strings.Contains(out.String(), "--n int") {
 		t.Errorf("help text %q", out.String())
 	}
 	var stderr bytes.Buffer
