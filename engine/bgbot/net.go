@@ -537,9 +537,7 @@ func (e *NetEvaluator) forward(b *backgammon.Board) {
 	h := e.hid
 	H := n.hidden
 	firstLayer(h, n.b1, n.w1, e.nz, e.x)
-	for j := range h {
-		h[j] = sigmoid(h[j])
-	}
+	sigmoids(h)
 	for k := 0; k < NumOutputs; k++ {
 		e.out[k] = sigmoid(n.b2[k] + dot(h, n.w2[k*H:k*H+H]))
 	}

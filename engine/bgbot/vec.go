@@ -76,3 +76,10 @@ func firstLayerGo(h, b1, w1 []float32, nz []int32, x []float32) {
 		}
 	}
 }
+
+// sigmoidsGo applies sigmoid to every element of h.
+func sigmoidsGo(h []float32) {
+	for j, v := range h {
+		h[j] = sigmoid(v)
+	}
+}

@@ -2,7 +2,11 @@
 
 package bgbot
 
-import "golang.org/x/sys/cpu"
+import (
+	"math/bits"
+
+	"golang.org/x/sys/cpu"
+)
 
 // addTo adds src to dst; src must be at least as long as dst.
 func addTo(dst, src []float32) { addToSSE(dst, src[:len(dst)]) }
@@ -54,6 +58,24 @@ func firstLayer(h, b1, w1 []float32, nz []int32, x []float32) {
 	}
 }
 
+// sigmoids applies sigmoid to every element of h, bit for bit, sixteen
+// at a time with AVX-512 where the processor has it and len(h) allows.
+func sigmoids(h []float32) {
+	blocks := len(h) / 16
+	if !hasAVX512 || len(h)%16 != 0 || blocks > 64 {
+		sigmoidsGo(h)
+		return
+	}
+	var out [64]uint16
+	sigmoidsAVX512(h, &sigTable[0], out[:blocks])
+	for b, m := range out[:blocks] {
+		for ; m != 0; m &= m - 1 {
+			j := 16*b + bits.TrailingZeros16(m)
+			h[j] = sigmoid(h[j])
+		}
+	}
+}
+
 // The assembly in vec_amd64.s; each reads len(dst) (or len(a)) elements
 // of both slices, which the wrappers above guarantee exist.
 
@@ -71,6 +93,13 @@ func dotSSE(a, b []float32) float32
 //
 //go:noescape
 func rowsAVX512(dst, w []float32, stride int, nz []int32, x []float32)
+
+// sigmoidsAVX512 computes sigmoid's table interpolation for the elements
+// of h (a multiple of 16 of them) within (-sigLimit, sigLimit), leaving
+// the others and setting their bits in out, one mask a block of 16.
+//
+//go:noescape
+func sigmoidsAVX512(h []float32, table *float32, out []uint16)
 
 //go:noescape
 func rowsAVX2(dst, w []float32, stride int, nz []int32, x []float32)

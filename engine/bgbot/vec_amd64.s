@@ -367,3 +367,52 @@ r256store:
 	VMOVUPS Y7, 224(DI)
 	VZEROUPPER
 	RET
+
+// func sigmoidsAVX512(h []float32, table *float32, out []uint16)
+// sigmoid's table interpolation, sixteen units at a time, for the units
+// within (-16, 16); the others are left as they are, their lanes set in
+// out (one mask of 16 a block) for the caller to finish. The operations
+// are sigmoid's, in its order, so the results are bit-identical.
+TEXT ·sigmoidsAVX512(SB), NOSPLIT, $0-56
+	MOVQ h_base+0(FP), DI
+	MOVQ h_len+8(FP), CX
+	MOVQ table+24(FP), SI
+	MOVQ out_base+32(FP), R8
+	MOVL $0x41800000, AX // 16
+	VPBROADCASTD AX, Z20
+	MOVL $0xc1800000, AX // -16
+	VPBROADCASTD AX, Z21
+	MOVL $0x43000000, AX // 128, the table's steps a unit
+	VPBROADCASTD AX, Z22
+	TESTQ CX, CX
+	JZ    sigdone
+sigloop:
+	VMOVUPS (DI), Z0
+	VCMPPS  $0x1e, Z21, Z0, K1 // x > -16, false for NaN
+	VCMPPS  $0x11, Z20, Z0, K2 // x < 16, false for NaN
+	KANDW   K1, K2, K1
+	VADDPS  Z20, Z0, Z1        // x + 16
+	VMULPS  Z22, Z1, Z1        // f = (x + 16) * 128
+	VCVTTPS2DQ Z1, Z2          // i = int(f)
+	VCVTDQ2PS Z2, Z3
+	VSUBPS  Z3, Z1, Z4         // t = f - float32(i)
+	KMOVW   K1, K3
+	VXORPS  Z5, Z5, Z5
+	VGATHERDPS (SI)(Z2*4), K3, Z5  // table[i]
+	KMOVW   K1, K4
+	VXORPS  Z6, Z6, Z6
+	VGATHERDPS 4(SI)(Z2*4), K4, Z6 // table[i+1]
+	VSUBPS  Z5, Z6, Z6         // table[i+1] - table[i]
+	VMULPS  Z6, Z4, Z6         // t * that
+	VADDPS  Z6, Z5, Z5         // table[i] + t * that
+	VMOVUPS Z5, K1, (DI)
+	KNOTW   K1, K1
+	KMOVW   K1, AX
+	MOVW    AX, (R8)
+	ADDQ    $64, DI
+	ADDQ    $2, R8
+	SUBQ    $16, CX
+	JNZ     sigloop
+sigdone:
+	VZEROUPPER
+	RET

@@ -116,3 +116,57 @@ func BenchmarkFirstLayer256Go(b *testing.B) {
 		firstLayerGo(h, b1, w1, nz, x)
 	}
 }
+
+// TestSigmoidsMatchGo checks the platform's sigmoid over a vector against
+// sigmoid element by element, bit for bit, across the table's range, its
+// edges, the saturated units beyond it and values that are not numbers.
+func TestSigmoidsMatchGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	edges := []float32{-16, 16, -15.999999, 15.999999, -16.000002, 16.000002, 0, -0, 17, -17, 1e30, -1e30,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	for _, n := range []int{256, 16, 64, 1024, 1040, 100, 7} {
+		for range 20 {
+			h := make([]float32, n)
+			for i := range h {
+				switch rng.IntN(4) {
+				case 0:
+					h[i] = edges[rng.IntN(len(edges))]
+				case 1:
+					h[i] = float32(rng.NormFloat64() * 40)
+				default:
+					h[i] = float32(rng.NormFloat64() * 6)
+				}
+			}
+			want := append([]float32(nil), h...)
+			sigmoidsGo(want)
+			sigmoids(h)
+			sameBits(t, "sigmoids", n, want, h)
+		}
+	}
+}
+
+func BenchmarkSigmoids256(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := make([]float32, 256)
+	for i := range src {
+		src[i] = float32(rng.NormFloat64() * 10)
+	}
+	h := make([]float32, 256)
+	for b.Loop() {
+		copy(h, src)
+		sigmoids(h)
+	}
+}
+
+func BenchmarkSigmoids256Go(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := make([]float32, 256)
+	for i := range src {
+		src[i] = float32(rng.NormFloat64() * 10)
+	}
+	h := make([]float32, 256)
+	for b.Loop() {
+		copy(h, src)
+		sigmoidsGo(h)
+	}
+}
