@@ -28,7 +28,8 @@ func TestLoad(t *testing.T) {
 		t.Skip("load test: set GAMEMILL_FIBS_LOAD=1")
 	}
 	const idle, pairs, length = 100, 50, 3
-	f := startFibsdArgs(t, []string{"--register", "--bcrypt-cost", "4", "--address-attempts", "10000"})
+	f := startFibsdArgs(t, []string{"--register", "--bcrypt-cost", "4", "--address-attempts", "10000",
+		"--address-registrations", "10000", "--address-conns", "10000"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	for i := 0; i < idle; i++ {
