@@ -12,13 +12,13 @@ import (
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/spf13/pflag"
 )
 
 // runAnalyse implements 'bgtool analyse FILE': it reads a match record,
 // replays it through the rules and has bgbot judge every decision, then
 // prints each player's statistics as gnubg does, or JSON.
-func runAnalyse(args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtool", "analyse", "FILE.mat|FILE.sgf", stdout)
+func runAnalyse(fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	plies := fs.Int("plies", 0, fmt.Sprintf("depth of the judgement, 0..%d", bgbot.MaxPlies))
 	asJSON := fs.Bool("json", false, "print the statistics as JSON, per game under \"games\"")
 	games := fs.Bool("games", false, "text: print each game's statistics after the match's")

@@ -16,6 +16,7 @@ import (
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg/verdict"
+	"github.com/spf13/pflag"
 )
 
 // A situation is what a chequer or cube decision's groups are read from.
@@ -123,8 +124,7 @@ func decisionGroupers(names []string) ([]decisionGrouper, error) {
 
 // runVerdictBreakdown prints the breakdown of decisions that
 // gnubg-verdict --decisions wrote, grouped again without running gnubg.
-func runVerdictBreakdown(args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtool", "verdict-breakdown", "FILE.jsonl...", stdout)
+func runVerdictBreakdown(fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	by := fs.StringSlice("by", []string{"class"}, byUsage)
 	confidence := fs.Float64("confidence", 0.95, "two-sided level of the intervals printed: 0.98333 holds a 0.05 error rate over three looks at one growing run (Bonferroni), say")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {
@@ -184,8 +184,7 @@ const byUsage = "groups of decisions: class (contact, crashed, race), lead (the 
 // --decisions wrote them, record by record: records of the same name
 // were played on the same dice, so the change in a player's error rate
 // is measured with the luck of the rolls shared.
-func runVerdictCompare(args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtool", "verdict-compare", "A.jsonl B.jsonl", stdout)
+func runVerdictCompare(fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	by := fs.StringSlice("by", nil, "also compare groups of chequer decisions: class (contact, crashed, race), lead (the pip lead of the side to play, in bands), score (away-away, Crawford), stage (money, before, crawford, post-crawford), cube (value and owner); several give their combinations")
 	if err := cli.Parse(fs, args, 2, 2); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/spf13/pflag"
 )
 
 // recordFormat is a match-record file format, chosen by file extension.
@@ -34,8 +35,7 @@ func formatFor(path string) (recordFormat, error) {
 // (Jellyfish .mat or gnubg SGF, by extension), replays it through the
 // rules, checking every move, and writes it in OUT's format. OUT is written
 // only when the whole conversion succeeds.
-func runConvert(args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtool", "convert", "IN OUT", stdout)
+func runConvert(fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "usage: bgtool convert IN OUT\n\n"+
 			"Convert a backgammon match record between Jellyfish .mat and gnubg SGF,\n"+

@@ -67,8 +67,8 @@ func TestConvertErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{nil, 2, "want 2 to 2 arguments"},
-		{[]string{"a.mat"}, 2, "want 2 to 2 arguments"},
+		{nil, 2, "want 2 arguments"},
+		{[]string{"a.mat"}, 2, "want 2 arguments"},
 		{[]string{"a.txt", "b.sgf"}, 2, "a.txt: unknown record format"},
 		{[]string{gnubgMat, "b.pdf"}, 2, "b.pdf: unknown record format"},
 		{[]string{"--bogus", "a.mat", "b.sgf"}, 2, "unknown flag"},

@@ -12,6 +12,7 @@ import (
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg/verdict"
+	"github.com/spf13/pflag"
 )
 
 // runCubeScore prices cube decisions that judges would make on the
@@ -20,8 +21,7 @@ import (
 // arguments of each --bgbot, and the analyses named by --judged (the same
 // records analysed at another depth: each decision goes the way its own
 // equities say). The first judge is the baseline of the gaps.
-func runCubeScore(args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtool", "cube-score", "TRUTH.jsonl...", stdout)
+func runCubeScore(fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	bgbots := fs.StringArray("bgbot", nil, "a bgbot judge: its engine arguments in one string (\"\" for the default player); repeat for several")
 	judged := fs.StringArray("judged", nil, "a judge: decisions of the same records from another analysis (gnubg-verdict --decisions), each taken by its own equities; FILE,FILE... for one analysis kept in several files; repeat for several judges")
 	classes := fs.StringSlice("classes", nil, "score only the decisions in positions of these classes (contact, crashed, race; default: all)")

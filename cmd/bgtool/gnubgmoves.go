@@ -14,13 +14,14 @@ import (
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
+	"github.com/spf13/pflag"
 )
 
 // runGnubgMoves makes a move set from the chequer decisions of match
 // records: every legal move's result judged by gnubg, so that a network's
 // choices can be priced by gnubg offline (bgtrain benchmark --moves).
-func runGnubgMoves(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f := newGnubgSetFlags("gnubg-moveset", "move set", "bgtrain benchmark --moves", stdout)
+func runGnubgMoves(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	f := newGnubgSetFlags(fs, "gnubg-moveset", "move set", "bgtrain benchmark --moves")
 	cubeful := f.fs.Bool("cubeful", false, "price each move by gnubg's cubeful equity at the decision's score and cube, in gnubg's normalised money equity, as its analysis of a match does (the set keeps each decision's match ID; records of games with the cube only)")
 	scores := f.fs.StringSlice("scores", nil, "with --cubeful, keep only decisions at these stages of play: "+benchset.StagesHelp+", before --stride (default: all)")
 	f.reprice = f.fs.String("reprice", "", "price the results of this move set again (cubeful if it is) instead of reading records, leaving alone decisions with one result; with bgtrain benchmark --narrow-out, a deeper judge of two players' differing choices")

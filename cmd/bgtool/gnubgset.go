@@ -36,20 +36,21 @@ type gnubgSetFlags struct {
 	reprice *string
 }
 
-func newGnubgSetFlags(command, what, reader string, stdout io.Writer) *gnubgSetFlags {
-	fs := cli.NewFlags("bgtool", command, "FILE.mat|FILE.sgf|DIR...", stdout)
-	return &gnubgSetFlags{
+func newGnubgSetFlags(fs *pflag.FlagSet, command, what, reader string) *gnubgSetFlags {
+	f := &gnubgSetFlags{
 		command: command,
 		fs:      fs,
 		out:     fs.StringP("out", "o", "", what+" to write ("+reader+" reads it)"),
 		plies:   fs.Int("plies", 2, "depth of gnubg's evaluations"),
 		stride:  fs.Int("stride", 1, "keep every n-th distinct one met"),
 		limit:   fs.Int("positions", 0, "keep at most this many (0: all)"),
-		jobs:    fs.IntP("jobs", "j", 1, "gnubg processes at once"),
+		jobs:    fs.IntP("parallel", "j", 1, "gnubg processes at once"),
 		binary:  fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)"),
 		quiet:   fs.BoolP("quiet", "q", false, "no progress on stderr"),
 		classes: fs.StringSlice("classes", nil, "keep only the positions of these classes (contact, crashed, race; for a move set, of the position before the move), before --stride (default: all)"),
 	}
+	cli.Alias(fs, "jobs", "parallel")
+	return f
 }
 
 // classesFlag is --classes as a set's header states it ("" when unset).
@@ -81,7 +82,7 @@ func (f *gnubgSetFlags) parse(args []string) (string, []*record.Match, error) {
 	case *f.out == "":
 		return "", nil, cli.Usagef("%s: --out is required", f.command)
 	case *f.plies < 0 || *f.plies > gnubg.MaxPlies, *f.stride < 1, *f.limit < 0, *f.jobs < 1:
-		return "", nil, cli.Usagef("%s: --plies 0..%d, --stride and --jobs at least 1, --positions at least 0", f.command, gnubg.MaxPlies)
+		return "", nil, cli.Usagef("%s: --plies 0..%d, --stride and --parallel at least 1, --positions at least 0", f.command, gnubg.MaxPlies)
 	}
 	for _, name := range *f.classes {
 		c, ok := bgbot.ParseClass(name)
@@ -120,8 +121,8 @@ func (f *gnubgSetFlags) progress(stderr io.Writer) func(done, total int) {
 // runGnubgSet makes a benchmark set from the positions of match records,
 // each judged by gnubg's evaluation: the yardstick of a stronger program,
 // on positions that games against real opponents reach.
-func runGnubgSet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f := newGnubgSetFlags("gnubg-benchset", "benchmark set", "bgtrain benchmark --set", stdout)
+func runGnubgSet(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	f := newGnubgSetFlags(fs, "gnubg-benchset", "benchmark set", "bgtrain benchmark --set")
 	bin, ms, err := f.parse(args)
 	if err != nil {
 		return err

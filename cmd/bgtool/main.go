@@ -15,6 +15,7 @@ import (
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/textboard"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/spf13/pflag"
 )
 
 const usage = `usage: bgtool COMMAND [flags] ARGS
@@ -56,46 +57,54 @@ func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run is the whole command; its result is the exit status (0 success, 1 a
-// failure, 2 a usage error).
-func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+// program is bgtool's commands; each Run parses its own flags.
+func program(stdout, stderr io.Writer) *cli.Program {
+	return &cli.Program{
+		Name:    "bgtool",
+		Summary: "bgtool inspects backgammon positions and match records: draws positions, lists legal moves, converts and analyses records, and has GNU Backgammon judge them.",
+		Usage:   usage,
+		Commands: []cli.Command{
+			{Name: "board", Args: "POSITION_ID [MATCH_ID]", Summary: "Draw a position given by gnubg IDs as gnubg does, with pip counts, turn, score and cube.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return runBoard(fs, args, stdout) }},
+			{Name: "moves", Args: "POSITION_ID DICE", Summary: "List every legal move of a roll, each with the position ID after it from the opponent's view.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return runMoves(fs, args, stdout) }},
+			{Name: "convert", Args: "IN OUT", Summary: "Convert a match record between the formats that its file names' extensions name.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return runConvert(fs, args, stdout) }},
+			{Name: "analyse", Aliases: []string{"analyze"}, Args: "FILE.mat|FILE.sgf", Summary: "Judge every decision of a match record with bgbot: error rates, luck and rating estimates.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return runAnalyse(fs, args, stdout) }},
+			{Name: "gnubg-verdict", Args: "FILE.mat...", Summary: "Have GNU Backgammon analyse match records and print each player's chequer and cube error rates.",
+				Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
+					return runVerdict(ctx, fs, args, stdout, stderr)
+				}},
+			{Name: "verdict-breakdown", Args: "FILE.jsonl...", Summary: "Break down again, without gnubg, the decisions that gnubg-verdict --decisions wrote.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error {
+					return runVerdictBreakdown(fs, args, stdout)
+				}},
+			{Name: "verdict-compare", Args: "A.jsonl B.jsonl", Summary: "Compare two runs' decisions on the same dice, record by record: each player's change in chequer error rate.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error {
+					return runVerdictCompare(fs, args, stdout)
+				}},
+			{Name: "cube-score", Args: "TRUTH.jsonl...", Summary: "Price the cube decisions of bgbot or of another analysis on recorded positions by gnubg's equities.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return runCubeScore(fs, args, stdout) }},
+			{Name: "gnubg-benchset", Args: "FILE.mat|FILE.sgf|DIR...", Summary: "Make a benchmark set (bgtrain benchmark --set) of the records' positions judged by gnubg.",
+				Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
+					return runGnubgSet(ctx, fs, args, stdout, stderr)
+				}},
+			{Name: "gnubg-moveset", Args: "FILE.mat|FILE.sgf|DIR...", Summary: "Make a move set (bgtrain benchmark --moves): the records' chequer decisions, every legal move's result judged by gnubg.",
+				Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
+					return runGnubgMoves(ctx, fs, args, stdout, stderr)
+				}},
+		},
 	}
-	var err error
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	case "board":
-		err = runBoard(args[1:], stdout)
-	case "moves":
-		err = runMoves(args[1:], stdout)
-	case "convert":
-		err = runConvert(args[1:], stdout)
-	case "analyse", "analyze":
-		err = runAnalyse(args[1:], stdout)
-	case "gnubg-verdict":
-		err = runVerdict(ctx, args[1:], stdout, stderr)
-	case "verdict-breakdown":
-		err = runVerdictBreakdown(args[1:], stdout)
-	case "verdict-compare":
-		err = runVerdictCompare(args[1:], stdout)
-	case "cube-score":
-		err = runCubeScore(args[1:], stdout)
-	case "gnubg-benchset":
-		err = runGnubgSet(ctx, args[1:], stdout, stderr)
-	case "gnubg-moveset":
-		err = runGnubgMoves(ctx, args[1:], stdout, stderr)
-	default:
-		err = cli.Usagef("unknown command %q", args[0])
-	}
-	return cli.Exit("bgtool", err, usage, stderr)
 }
 
-func runBoard(args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtool", "board", "POSITION_ID [MATCH_ID]", stdout)
+// run is the whole command; its result is the exit status (0 success or
+// --help, 1 a failure, 2 a usage error).
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return program(stdout, stderr).Main(ctx, args, stdout, stderr)
+}
+
+func runBoard(fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the position as JSON")
 	name0 := fs.String("name0", "gnubg", "name of player 0 (O, drawn at the top)")
 	name1 := fs.String("name1", "root", "name of player 1 (X, drawn at the bottom)")
@@ -123,8 +132,7 @@ func runBoard(args []string, stdout io.Writer) error {
 	return err
 }
 
-func runMoves(args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtool", "moves", "POSITION_ID DICE", stdout)
+func runMoves(fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the moves as JSON")
 	variant := fs.String("variant", "standard", "variant: standard, nackgammon, hypergammon1..3")
 	eval := fs.Bool("eval", false, "judge each move with bgbot's network (cubeless money equity), best first")

@@ -9,15 +9,16 @@ import (
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
 	"github.com/gamemill/gamemill/player/gnubg/verdict"
+	"github.com/spf13/pflag"
 )
 
 // runVerdict has gnubg analyse match records and prints each player's
 // chequer and cube error rates over all of them, with 95% intervals over
 // the records.
-func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlags("bgtool", "gnubg-verdict", "FILE.mat...", stdout)
+func runVerdict(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	plies := fs.Int("plies", 2, "depth of gnubg's analysis of chequer play and cube decisions")
-	jobs := fs.IntP("jobs", "j", 1, "gnubg processes at once")
+	jobs := fs.IntP("parallel", "j", 1, "gnubg processes at once")
+	cli.Alias(fs, "jobs", "parallel")
 	binary := fs.String("gnubg", "gnubg", "gnubg program (a bare name is looked for on PATH, then in /usr/games)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
 	by := fs.StringSlice("by", nil, "also break the chequer and cube errors down by "+byUsage)
@@ -27,7 +28,7 @@ func runVerdict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *plies < 0 || *plies > gnubg.MaxPlies || *jobs < 1 {
-		return cli.Usagef("gnubg-verdict: --plies 0..%d and --jobs at least 1", gnubg.MaxPlies)
+		return cli.Usagef("gnubg-verdict: --plies 0..%d and --parallel at least 1", gnubg.MaxPlies)
 	}
 	groupers, err := decisionGroupers(*by)
 	if err != nil {

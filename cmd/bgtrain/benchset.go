@@ -15,24 +15,25 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot/benchset"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg/verdict"
+	"github.com/spf13/pflag"
 )
 
 // benchsetCmd makes a benchmark set: self-play positions, each rolled out.
-func benchsetCmd(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "benchset", "", stdout)
+func benchsetCmd(ctx context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	positions := fs.Int("positions", 300, "positions in the set")
 	stride := fs.Int("stride", 25, "take one self-play position in this many (spreads the set over games)")
 	trials := fs.Int("trials", 648, "rollout trials a position (a multiple of 36 stratifies the first roll, of 1296 the second too)")
 	truncate := fs.Int("truncate", 0, "stop each trial after this many plies and use the evaluation (0: play to the end)")
 	seed := fs.Uint64("seed", 1, "seed of the self-play games and of the rollouts' dice")
 	weights := fs.String("weights", "", "weights that play the self-play games and the rollouts (default: embedded)")
-	workers := fs.Int("workers", runtime.NumCPU(), "rollout trials played at once")
+	workers := fs.IntP("parallel", "j", runtime.NumCPU(), "rollout trials played at once")
+	cli.Alias(fs, "workers", "parallel")
 	out := fs.String("out", "benchset.txt", "file to write")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *positions < 1 || *stride < 1 || *trials < 1 || *truncate < 0 || *workers < 1 {
-		return cli.Usagef("benchset: --positions, --stride, --trials and --workers must be at least 1, --truncate at least 0")
+		return cli.Usagef("benchset: --positions, --stride, --trials and --parallel must be at least 1, --truncate at least 0")
 	}
 	w, err := loadWeights(*weights)
 	if err != nil {
@@ -73,8 +74,7 @@ func benchsetCmd(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 // benchmarkCmd scores weights on a benchmark set.
-func benchmarkCmd(_ context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "benchmark", "", stdout)
+func benchmarkCmd(_ context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	set := fs.String("set", "engine/bgbot/testdata/benchset.txt", "benchmark set written by bgtrain benchset")
 	weights := fs.String("weights", "", "weights to score (default: embedded)")
 	plies := fs.Int("plies", 0, "depth of the evaluation scored")

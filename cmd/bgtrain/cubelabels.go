@@ -10,6 +10,7 @@ import (
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg/verdict"
+	"github.com/spf13/pflag"
 )
 
 // cubeLabels turns the cube decisions of gnubg's analysis of game records
@@ -18,8 +19,7 @@ import (
 // positions for bgtrain supervise --labels: the positions where a player
 // could double, for the player on roll, each once. --min-win keeps the
 // positions where the cube is in play: below an even game nobody doubles.
-func cubeLabels(_ context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "cubelabels", "DECISIONS.jsonl...", stdout)
+func cubeLabels(_ context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("out", "cube-labels.bin", "labelled positions file to write")
 	minWin := fs.Float64("min-win", 0.5, "keep positions where gnubg gives the player on roll at least this chance to win")
 	if err := cli.Parse(fs, args, 1, -1); err != nil {

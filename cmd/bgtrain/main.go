@@ -19,6 +19,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/ratings"
+	"github.com/spf13/pflag"
 )
 
 func main() {
@@ -39,42 +40,36 @@ const usage = `usage: bgtrain train [flags]      TD(lambda) self-play training
 Run 'bgtrain COMMAND --help' for a command's flags.
 `
 
-// run is the whole command; its result is the exit status (0 success, 1 a
-// failure, 2 a usage error).
-func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+// program is bgtrain's commands; each Run parses its own flags.
+func program(stdout io.Writer) *cli.Program {
+	cmd := func(name, args, summary string, run func(context.Context, *pflag.FlagSet, []string, io.Writer) error) cli.Command {
+		return cli.Command{Name: name, Args: args, Summary: summary,
+			Run: func(ctx context.Context, fs *pflag.FlagSet, a []string) error { return run(ctx, fs, a, stdout) }}
 	}
-	var err error
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	case "train":
-		err = train(ctx, args[1:], stdout)
-	case "duel":
-		err = duel(ctx, args[1:], stdout)
-	case "supervise":
-		err = supervise(ctx, args[1:], stdout)
-	case "cubelabels":
-		err = cubeLabels(ctx, args[1:], stdout)
-	case "makebearoff":
-		err = makebearoff(ctx, args[1:], stdout)
-	case "makepruner":
-		err = makepruner(ctx, args[1:], stdout)
-	case "benchset":
-		err = benchsetCmd(ctx, args[1:], stdout)
-	case "benchmark":
-		err = benchmarkCmd(ctx, args[1:], stdout)
-	default:
-		err = cli.Usagef("unknown command %q", args[0])
+	return &cli.Program{
+		Name:    "bgtrain",
+		Summary: "bgtrain trains bgbot's neural networks and measures bots against each other on duplicate dice.",
+		Usage:   usage,
+		Commands: []cli.Command{
+			cmd("train", "", "Train a network by TD(lambda) self-play, from scratch or from a weights file.", train),
+			cmd("duel", "", "Play two bots against each other on duplicate dice and print the first one's points per game.", duel),
+			cmd("supervise", "", "Train a network toward the labels of a deeper search (its own, or gnubg's) on self-play positions.", supervise),
+			cmd("cubelabels", "DECISIONS.jsonl...", "Turn the cube decisions of gnubg's analysis (bgtool gnubg-verdict --decisions) into labelled positions for supervise --labels.", cubeLabels),
+			cmd("makebearoff", "", "Write a bearoff database file for bgbot --bearoff.", makebearoff),
+			cmd("makepruner", "", "Distil the small network that prunes bgbot's searches.", makepruner),
+			cmd("benchset", "", "Roll out self-play positions into a benchmark set.", benchsetCmd),
+			cmd("benchmark", "", "Score weights against a benchmark set's rollouts.", benchmarkCmd),
+		},
 	}
-	return cli.Exit("bgtrain", err, usage, stderr)
 }
 
-func train(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "train", "", stdout)
+// run is the whole command; its result is the exit status (0 success or
+// --help, 1 a failure, 2 a usage error).
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return program(stdout).Main(ctx, args, stdout, stderr)
+}
+
+func train(ctx context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	games := fs.Int("games", 100000, "self-play games to play in this run")
 	alpha := fs.Float64("alpha", 0.1, "learning rate at the start")
 	alphaEnd := fs.Float64("alpha-end", 0.02, "learning rate at the end (linear decay)")
@@ -86,7 +81,8 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	revive := fs.Bool("revive", false, "with --resume: first restart the hidden units that do no work on 5,000 self-play positions (bgbot.Weights.Revive)")
 	crashed := fs.Bool("crashed", false, "give crashed positions a network of their own, starting as a copy of the contact network")
 	seed := fs.Uint64("seed", 1, "seed of the dice and of a new network's weights")
-	workers := fs.Int("workers", runtime.NumCPU(), "parallel self-play workers (weights averaged every --sync games each)")
+	workers := fs.IntP("parallel", "j", runtime.NumCPU(), "parallel self-play workers (weights averaged every --sync games each)")
+	cli.Alias(fs, "workers", "parallel")
 	syncEvery := fs.Int("sync", 250, "games per worker between weight averages")
 	out := fs.String("out", "bgbot.bgnet", "weights file to write (also the checkpoint)")
 	resume := fs.String("resume", "", "weights file to continue training from")
@@ -96,7 +92,7 @@ func train(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	switch {
 	case *games < 1, *hidden < 1, *workers < 1, *syncEvery < 1, *every < 1:
-		return cli.Usagef("train: --games, --hidden, --workers, --sync and --checkpoint-every must be at least 1")
+		return cli.Usagef("train: --games, --hidden, --parallel, --sync and --checkpoint-every must be at least 1")
 	case !(*alpha > 0), !(*alphaEnd >= 0):
 		return cli.Usagef("train: want --alpha > 0 and --alpha-end >= 0")
 	case !(*inputRate > 0 && *inputRate <= 1):
@@ -175,8 +171,7 @@ func writeWeights(path string, w *bgbot.Weights) error {
 	return nil
 }
 
-func duel(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "duel", "", stdout)
+func duel(ctx context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	a := fs.String("a", "net", "level of bot A: random, heuristic or net")
 	b := fs.String("b", "heuristic", "level of bot B")
 	aPlies := fs.Int("a-plies", 0, "search depth of bot A")
@@ -185,7 +180,8 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 	bWeights := fs.String("b-weights", "", "weights file of bot B (default: embedded)")
 	games := fs.Int("games", 2000, "games to play: an even number, at least 4 (pairs of games with the same dice)")
 	seed := fs.Uint64("seed", 1, "dice seed")
-	workers := fs.Int("workers", runtime.NumCPU(), "parallel games")
+	workers := fs.IntP("parallel", "j", runtime.NumCPU(), "parallel games")
+	cli.Alias(fs, "workers", "parallel")
 	cube := fs.Bool("cube", false, "money play with the doubling cube (default: cubeless)")
 	jacoby := fs.Bool("jacoby", false, "with --cube: the Jacoby rule")
 	beavers := fs.Bool("beavers", false, "with --cube: beavers allowed")
@@ -200,7 +196,7 @@ func duel(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	if *workers < 1 {
-		return cli.Usagef("duel: --workers must be at least 1")
+		return cli.Usagef("duel: --parallel must be at least 1")
 	}
 	// Games come in pairs on the same dice, and an interval needs two
 	// pairs: --games 3 used to play 2 games and print a NaN interval.

@@ -15,7 +15,7 @@ func TestTrainResume(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "n.bgnet")
 	var stdout, stderr bytes.Buffer
 	ctx := context.Background()
-	if code := run(ctx, []string{"train", "--games", "20", "--hidden", "8", "--workers", "2", "--sync", "5", "--out", out}, nil, &stdout, &stderr); code != 0 {
+	if code := run(ctx, []string{"train", "--games", "20", "--hidden", "8", "--parallel", "2", "--sync", "5", "--out", out}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
 	if code := run(ctx, []string{"train", "--games", "10", "--resume", out, "--out", out}, nil, &stdout, &stderr); code != 0 {
@@ -98,7 +98,9 @@ func TestExitStatus(t *testing.T) {
 	}{
 		{nil, 2, "usage: bgtrain"},
 		{[]string{"fly"}, 2, `unknown command "fly"`},
-		{[]string{"train", "--bogus"}, 2, "unknown flag"},
+		{[]string{"train", "--bogus"}, 2, "unknown flag: --bogus\n\nusage: bgtrain train [flags]"},
+		{[]string{"duel", "-j", "0"}, 2, "duel: --parallel must be at least 1"},
+		{[]string{"duel", "--workers", "0"}, 2, "duel: --parallel must be at least 1"},
 		{[]string{"train", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"train", "--games", "0"}, 2, "at least 1"},
 		{[]string{"train", "--lambda", "1.5"}, 2, "--lambda"},

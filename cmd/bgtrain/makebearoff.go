@@ -8,12 +8,12 @@ import (
 
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/spf13/pflag"
 )
 
 // makebearoff builds a one-sided bearoff database and writes it for
 // bgbot --bearoff.
-func makebearoff(_ context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "makebearoff", "", stdout)
+func makebearoff(_ context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	checkers := fs.Int("checkers", 15, "most checkers a side has in the database (15 adds gammon distributions)")
 	out := fs.String("out", "bearoff15.bgbo", "database file to write")
 	if err := cli.Parse(fs, args, 0, 0); err != nil {

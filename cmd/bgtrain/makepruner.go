@@ -9,12 +9,12 @@ import (
 
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/spf13/pflag"
 )
 
 // makepruner distils a pruner from a network: positions from its self-play,
 // every reply to one roll of each, labelled with its 0-ply equity.
-func makepruner(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "makepruner", "", stdout)
+func makepruner(ctx context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	weights := fs.String("weights", "", "the network to distil (default: embedded)")
 	positions := fs.Int("positions", 20000, "self-play positions; each gives every reply to one roll")
 	hidden := fs.Int("hidden", 8, "hidden units of the pruner")

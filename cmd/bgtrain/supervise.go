@@ -15,13 +15,13 @@ import (
 	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player/gnubg"
+	"github.com/spf13/pflag"
 )
 
 // supervise runs one supervised generation: self-play positions labelled by
 // the network's own deeper search, or by gnubg's evaluation (--teacher
 // gnubg), and the network trained toward them.
-func supervise(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := cli.NewFlags("bgtrain", "supervise", "", stdout)
+func supervise(ctx context.Context, fs *pflag.FlagSet, args []string, stdout io.Writer) error {
 	from := fs.String("from", "", "weights file to start from (default: the embedded weights)")
 	out := fs.String("out", "bgbot.bgnet", "weights file to write")
 	positions := fs.Int("positions", 100000, "positions to label: from self-play, or at most this many from --records")
@@ -30,7 +30,8 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 	alpha := fs.Float64("alpha", 0.003, "learning rate at the start")
 	alphaEnd := fs.Float64("alpha-end", 0.0005, "learning rate at the end (linear decay)")
 	seed := fs.Uint64("seed", 1, "seed of the self-play dice and the shuffles")
-	workers := fs.Int("workers", runtime.NumCPU(), "goroutines labelling positions (the result does not depend on it)")
+	workers := fs.IntP("parallel", "j", runtime.NumCPU(), "goroutines labelling positions (the result does not depend on it)")
+	cli.Alias(fs, "workers", "parallel")
 	labels := fs.StringSlice("labels", nil, "labelled positions to fit (files written by --save-labels; repeat the flag or separate by commas to fit several together) instead of sampling and labelling")
 	saveLabels := fs.String("save-labels", "", "also write the labelled positions to this file")
 	prunerFile := fs.String("pruner", "", "pruning network for the labelling searches (default: the embedded one)")
@@ -56,7 +57,7 @@ func supervise(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	if *positions < 1 || *epochs < 1 || !(*alpha > 0) || !(*alphaEnd >= 0) || *workers < 1 || *alternatives < 0 {
-		return cli.Usagef("supervise: need --workers >= 1, --positions >= 1, --alternatives >= 0, --epochs >= 1, --alpha > 0, --alpha-end >= 0")
+		return cli.Usagef("supervise: need --parallel >= 1, --positions >= 1, --alternatives >= 0, --epochs >= 1, --alpha > 0, --alpha-end >= 0")
 	}
 	if *optimizer != "sgd" && *optimizer != "adam" {
 		return cli.Usagef("supervise: --optimizer is sgd or adam, not %q", *optimizer)

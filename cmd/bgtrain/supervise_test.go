@@ -27,7 +27,7 @@ func TestSuperviseCommand(t *testing.T) {
 	out := filepath.Join(dir, "s.bgnet")
 	var stdout, stderr bytes.Buffer
 	ctx := context.Background()
-	if code := run(ctx, []string{"supervise", "--positions", "40", "--workers", "2", "--out", out}, nil, &stdout, &stderr); code != 0 {
+	if code := run(ctx, []string{"supervise", "--positions", "40", "-j", "2", "--out", out}, nil, &stdout, &stderr); code != 0 {
 		t.Fatal(code, stderr.String())
 	}
 	data, err := os.ReadFile(out)
