@@ -22,7 +22,6 @@ import (
 // further passes measure the caches more than the engines.
 func BenchmarkCompare0Ply(b *testing.B) {
 	positions := benchPositions(200)
-	ctx := context.Background()
 
 	b.Run("bgbot-direct", func(b *testing.B) {
 		bot, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet})
@@ -58,29 +57,35 @@ func BenchmarkCompare0Ply(b *testing.B) {
 	// The bare socket: one board line and gnubg's answer, with the lines
 	// made beforehand, to show what the adapter's own work costs.
 	b.Run("gnubg-socket", func(b *testing.B) {
-		p := launch(b, Options{})
-		rules := bg.Rules{Variant: bg.Standard, Cube: true}
-		lines := make([]string, len(positions))
-		for i, ps := range positions {
-			s, err := gnubgid.DecodeState(ps[0], ps[1], rules)
-			if err != nil {
-				b.Fatal(err)
-			}
-			lines[i] = p.eng.boardLine(s, s.Move)
-		}
-		for i := 0; b.Loop(); i++ {
-			if _, err := p.eng.request(ctx, lines[i%len(lines)]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+		benchSocket(b, launch(b, Options{}), positions)
 	})
 }
 
-// BenchmarkCompareDeep is BenchmarkCompare0Ply's protocol pair at 1 and 2
-// plies: bgbot served in process and gnubg through its external
-// interface, the same 200 positions, decisions (set_position + genmove)
-// per second; -benchtime 200x, as for BenchmarkCompare0Ply.
+// benchSocket times gnubg's answers to the board lines of positions sent
+// through p's bare socket, the lines made beforehand.
+func benchSocket(b *testing.B, p *Player, positions [][2]string) {
+	ctx := context.Background()
+	rules := bg.Rules{Variant: bg.Standard, Cube: true}
+	lines := make([]string, len(positions))
+	for i, ps := range positions {
+		s, err := gnubgid.DecodeState(ps[0], ps[1], rules)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines[i] = p.eng.boardLine(s, s.Move)
+	}
+	for i := 0; b.Loop(); i++ {
+		if _, err := p.eng.request(ctx, lines[i%len(lines)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+}
+
+// BenchmarkCompareDeep is BenchmarkCompare0Ply at 1 and 2 plies: bgbot
+// served in process and gnubg through its external interface, the same
+// 200 positions, decisions (set_position + genmove) per second, and
+// gnubg's bare socket; -benchtime 200x, as for BenchmarkCompare0Ply.
 func BenchmarkCompareDeep(b *testing.B) {
 	positions := benchPositions(200)
 	run := func(b *testing.B, p player.Player) { benchDecisions(b, p, positions) }
@@ -98,6 +103,9 @@ func BenchmarkCompareDeep(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("%dply/gnubg-protocol", plies), func(b *testing.B) {
 			run(b, launch(b, Options{Plies: plies}))
+		})
+		b.Run(fmt.Sprintf("%dply/gnubg-socket", plies), func(b *testing.B) {
+			benchSocket(b, launch(b, Options{Plies: plies}), positions)
 		})
 	}
 }
