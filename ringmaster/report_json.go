@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gamemill/gamemill/ratings"
+	"github.com/gamemill/gamemill/ringmaster/contest"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
@@ -14,12 +15,15 @@ import (
 // matchup's figures are from its first player's view where a single number
 // is given; pairs of numbers are [first player, second player].
 type JSONReport struct {
-	Competition string            `json:"competition"`
-	Type        string            `json:"type"`
-	Description string            `json:"description,omitempty"`
-	Matchups    []JSONMatchup     `json:"matchups"`
-	VoidGames   int               `json:"void_game_attempts"`
-	Engines     map[string]string `json:"engines"`
+	Competition string `json:"competition"`
+	Type        string `json:"type"`
+	Description string `json:"description,omitempty"`
+	// Contest is the competition type's own section (a gauntlet's
+	// challengers), where it has one.
+	Contest   any               `json:"contest,omitempty"`
+	Matchups  []JSONMatchup     `json:"matchups"`
+	VoidGames int               `json:"void_game_attempts"`
+	Engines   map[string]string `json:"engines"`
 }
 
 // JSONMatchup is one matchup's results.
@@ -122,8 +126,12 @@ func (r *Ringmaster) ShowJSON(ctx context.Context, w io.Writer) error {
 func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	rep := &JSONReport{Competition: r.Comp.Code, Type: r.Comp.Type, Description: r.Comp.Description,
 		Matchups: []JSONMatchup{}, VoidGames: len(d.voids), Engines: d.engines}
-	for _, s := range r.gather(d) {
+	stats := r.gather(d)
+	for _, s := range stats {
 		rep.Matchups = append(rep.Matchups, r.jsonMatchup(s))
+	}
+	if jr, ok := r.Comp.Contest.(contest.JSONReporter); ok {
+		rep.Contest = jr.JSONSection(r.field(d, stats))
 	}
 	return rep
 }

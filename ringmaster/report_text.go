@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gamemill/gamemill/ratings"
+	"github.com/gamemill/gamemill/ringmaster/contest"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/store"
@@ -198,7 +199,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 	}
 	fmt.Fprintln(w)
 	stats := r.gather(d)
-	r.writeGrid(w, d, stats)
+	r.writeSection(w, d, stats)
 	for i, s := range stats {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -222,7 +223,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 // and the last three void attempts.
 func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 	stats := r.gather(d)
-	r.writeGrid(w, d, stats)
+	r.writeSection(w, d, stats)
 	for i, s := range stats {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -236,12 +237,33 @@ func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 	writeVoids(w, voids)
 }
 
-// writeGrid prints an all-play-all's grid; other competitions have none.
-func (r *Ringmaster) writeGrid(w io.Writer, d reportData, stats []*matchupStats) {
-	if r.Comp.Type == control.AllPlayAll {
-		r.printGrid(w, d, stats)
-		fmt.Fprintln(w)
+// writeSection prints the competition type's own section (the
+// all-play-all's grid), where it has one.
+func (r *Ringmaster) writeSection(w io.Writer, d reportData, stats []*matchupStats) {
+	if rep, ok := r.Comp.Contest.(contest.Reporter); ok {
+		rep.WriteSection(w, r.field(d, stats))
 	}
+}
+
+// field is the competition's results as its type's section sees them.
+func (r *Ringmaster) field(d reportData, stats []*matchupStats) contest.Field {
+	f := contest.Field{Competitors: r.Comp.Competitors}
+	for _, s := range stats {
+		f.Standings = append(f.Standings, contest.Standing{ID: s.m.ID, A: s.m.PlayerA, B: s.m.PlayerB, Played: s.played, Wins: s.wins})
+	}
+	f.Ratings = func() contest.Ratings {
+		rt, err := rateResults([]ratingSource{{r, d.results}}, RatingsOptions{Prior: DefaultPrior})
+		if err != nil {
+			return contest.Ratings{Err: err}
+		}
+		out := contest.Ratings{Heading: fmt.Sprintf("Bradley-Terry ratings (as 'ringmaster ratings': mean 0, 95%% interval, %g virtual draw per player)\n%s",
+			DefaultPrior, rt.scaleNote())}
+		for _, p := range rt.Table.Players {
+			out.Players = append(out.Players, contest.Rated{Player: p.Player, Rating: p.Rating, Low: p.Low, High: p.High, Games: int(p.Games)})
+		}
+		return out
+	}
+	return f
 }
 
 func writeVoids(w io.Writer, voids []store.VoidGame) {
@@ -359,66 +381,6 @@ func (r *Ringmaster) printMatchupDetails(w io.Writer, s *matchupStats) {
 	}
 	for _, f := range s.forfeitReasons {
 		fmt.Fprintf(w, "forfeit %s\n", oneLine(f, 200))
-	}
-}
-
-// printGrid shows an all-play-all's pairwise scores (row player's wins -
-// losses against the column player) and the Bradley-Terry ratings of
-// `ringmaster ratings` with its default prior, fitted to the same results.
-func (r *Ringmaster) printGrid(w io.Writer, d reportData, stats []*matchupStats) {
-	comps := r.Comp.Competitors
-	index := map[string]int{}
-	for i, c := range comps {
-		index[c] = i
-	}
-	n := len(comps)
-	wins := make([][]float64, n)
-	for i := range wins {
-		wins[i] = make([]float64, n)
-	}
-	total, decided := 0, 0.0
-	for _, s := range stats {
-		a, okA := index[s.m.PlayerA]
-		b, okB := index[s.m.PlayerB]
-		if !okA || !okB {
-			continue
-		}
-		wins[a][b] += s.wins[0]
-		wins[b][a] += s.wins[1]
-		total += s.played
-		decided += s.wins[0] + s.wins[1]
-	}
-	fmt.Fprintf(w, "%s played\n\n", plural(total, "game"))
-	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
-	fmt.Fprint(tw, "\t\t")
-	for i := range comps {
-		fmt.Fprintf(tw, "%s\t", control.CompetitorLetter(i))
-	}
-	fmt.Fprintln(tw)
-	for i, c := range comps {
-		fmt.Fprintf(tw, "%s\t%s\t", control.CompetitorLetter(i), c)
-		for j := range comps {
-			if i == j {
-				fmt.Fprint(tw, "\t")
-				continue
-			}
-			fmt.Fprintf(tw, "%g-%g\t", wins[i][j], wins[j][i])
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
-	if decided == 0 {
-		return
-	}
-	rt, err := rateResults([]ratingSource{{r, d.results}}, RatingsOptions{Prior: DefaultPrior})
-	if err != nil {
-		fmt.Fprintf(w, "(ratings: %v)\n", err)
-		return
-	}
-	fmt.Fprintf(w, "\nBradley-Terry ratings (as 'ringmaster ratings': mean 0, 95%% interval, %g virtual draw per player)\n%s\n",
-		DefaultPrior, rt.scaleNote())
-	for _, p := range rt.Table.Players {
-		fmt.Fprintf(w, "  %-12s %+6.0f  (%+.0f to %+.0f)  %s\n", p.Player, p.Rating, p.Low, p.High, plural(int(p.Games), "game"))
 	}
 }
 

@@ -11,7 +11,10 @@
 // message it reports names the file, the line and the key.
 package contest
 
-import "io"
+import (
+	"fmt"
+	"io"
+)
 
 // Type is one competition type, named by the control file's
 // competition_type key.
@@ -104,15 +107,69 @@ type Standing struct {
 	ID     string
 	A, B   string // player codes in the matchup's order
 	Played int    // finished games
-	// Score is each player's share of the played games: 1 a win, 0.5 a
-	// game with no winner.
-	Score [2]float64
+	// Wins is each player's wins, a game with no winner counting half to
+	// each where the game allows draws (Go's jigo).
+	Wins [2]float64
+}
+
+// Rated is one player's rating in Ratings.
+type Rated struct {
+	Player            string
+	Rating, Low, High float64 // the rating and its 95% interval
+	Games             int
+}
+
+// Ratings are the Bradley-Terry ratings of every player over every game
+// of the competition, fitted as 'ringmaster ratings' fits them.
+type Ratings struct {
+	// Heading names the fit and its scale, one or more lines.
+	Heading string
+	Players []Rated
+	// Err is why there are no ratings when the fit failed.
+	Err error
+}
+
+// Field is a competition's results as a type's report section sees them.
+type Field struct {
+	// Competitors are the players the type named with SetCompetitors.
+	Competitors []string
+	// Standings are the matchups' results, in the competition's order.
+	Standings []Standing
+	// Ratings fits the ratings on demand (the fit costs time, and most
+	// sections do not need it).
+	Ratings func() Ratings
 }
 
 // Reporter is implemented by a type that prints a section of its own at
 // the head of the full and short reports, before the matchups.
 type Reporter interface {
-	// WriteSection writes the section, ending with a blank line; field
-	// is the competition's competitors in order (SetCompetitors).
-	WriteSection(w io.Writer, field []string, standings []Standing)
+	// WriteSection writes the section, ending with a blank line.
+	WriteSection(w io.Writer, f Field)
+}
+
+// JSONReporter is implemented by a type that adds a section of its own to
+// the JSON report, under the key "contest".
+type JSONReporter interface {
+	JSONSection(f Field) any
+}
+
+// Plural is "1 game", "2 games".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// WriteRatings prints a ratings table after a blank line, or why there is
+// none.
+func WriteRatings(w io.Writer, rt Ratings) {
+	if rt.Err != nil {
+		fmt.Fprintf(w, "(ratings: %v)\n", rt.Err)
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", rt.Heading)
+	for _, p := range rt.Players {
+		fmt.Fprintf(w, "  %-12s %+6.0f  (%+.0f to %+.0f)  %s\n", p.Player, p.Rating, p.Low, p.High, Plural(p.Games, "game"))
+	}
 }
