@@ -50,8 +50,11 @@ func (s *server) command(c *client, line string) bool {
 		s.join(c, cmd.Args)
 	case "leave":
 		if m := c.match; m != nil && m.betweenGames() {
-			s.detachLocked(c, "leaves")
-			c.send("** You left the match. The match was saved.")
+			if s.detachLocked(c, "leaves") != nil {
+				c.send("** You left the match. The match could not be saved.")
+			} else {
+				c.send("** You left the match. The match was saved.")
+			}
 		} else {
 			c.send("** You're not playing.")
 		}

@@ -549,14 +549,16 @@ func (s *server) logout(c *client) {
 	s.log.Printf("%s: logged out", c.label())
 }
 
-// detachLocked takes c out of its match, saving the match.
-func (s *server) detachLocked(c *client, how string) {
+// detachLocked takes c out of its match, saving the match; the error says
+// the save failed.
+func (s *server) detachLocked(c *client, how string) error {
 	m := c.match
 	if m == nil {
-		return
+		return nil
 	}
 	saved := "The game was saved."
-	if err := s.saveLocked(m); err != nil {
+	err := s.saveLocked(m)
+	if err != nil {
 		saved = "The game could not be saved."
 	} else {
 		s.log.Printf("match %s-%s saved (%s %s)", m.players[0], m.players[1], c.name, how)
@@ -567,6 +569,7 @@ func (s *server) detachLocked(c *client, how string) {
 	}
 	m.conns = [2]*client{}
 	c.match, c.seat = nil, -1
+	return err
 }
 
 // saveLocked saves m if it changed since its last save; the players hear
@@ -715,11 +718,21 @@ func (s *server) originAllowed(r *http.Request) bool {
 // shutdown saves every match in progress and closes every connection.
 func (s *server) shutdown() {
 	s.mu.Lock()
+	lost := map[*client]bool{} // players whose match could not be saved
 	for _, c := range s.users {
-		if c.match != nil {
-			s.detachLocked(c, "is disconnected by the server shutdown")
+		if m := c.match; m != nil {
+			players := m.conns
+			if s.detachLocked(c, "is disconnected by the server shutdown") != nil {
+				lost[players[0]], lost[players[1]] = true, true
+			}
 		}
-		c.send("** The server is shutting down. All running games are saved.")
+	}
+	for _, c := range s.users {
+		if lost[c] {
+			c.send("** The server is shutting down. Your game could not be saved.")
+		} else {
+			c.send("** The server is shutting down. All running games are saved.")
+		}
 	}
 	s.mu.Unlock()
 	time.Sleep(50 * time.Millisecond)
