@@ -28,20 +28,27 @@ func main() {
 // run is the whole command; its result is the exit status (0 success or
 // --help, 1 a failure, 2 a usage error).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	opts, err := gtpengine.ParseArgs(args)
-	switch {
-	case errors.Is(err, pflag.ErrHelp):
-		o := gtpengine.DefaultOptions()
-		fmt.Fprintln(stdout, "usage: bgbot [flags]  (speaks the Gamemill backgammon command set on stdin/stdout)")
-		fmt.Fprint(stdout, gtpengine.FlagSet("bgbot", &o).FlagUsages())
-		return 0
-	case err != nil:
-		return cli.Exit("bgbot", cli.Usagef("%v", err), "", stderr)
+	c := &cli.Command{
+		Summary: "bgbot is Gamemill's backgammon bot: a neural network with search, speaking the Gamemill backgammon command set on stdin and stdout.",
+		Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
+			o := gtpengine.DefaultOptions()
+			fs.AddFlagSet(gtpengine.FlagSet("bgbot", &o))
+			if err := cli.Parse(fs, args, 0, 0); err != nil {
+				return err
+			}
+			// gtpengine checks the values' ranges as the ringmaster's
+			// builtin players have them checked.
+			opts, err := gtpengine.ParseArgs(args)
+			if err != nil {
+				return cli.Usagef("%v", err)
+			}
+			opts.Warn = func(err error) { fmt.Fprintf(stderr, "bgbot: warning: %v\n", err) }
+			err = gtpengine.Serve(ctx, opts, stdin, stdout)
+			if errors.Is(err, context.Canceled) {
+				return nil
+			}
+			return err
+		},
 	}
-	opts.Warn = func(err error) { fmt.Fprintf(stderr, "bgbot: warning: %v\n", err) }
-	err = gtpengine.Serve(ctx, opts, stdin, stdout)
-	if errors.Is(err, context.Canceled) {
-		err = nil
-	}
-	return cli.Exit("bgbot", err, "", stderr)
+	return c.Main(ctx, "bgbot", args, stdout, stderr)
 }

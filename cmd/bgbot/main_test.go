@@ -236,6 +236,7 @@ func TestExitStatus(t *testing.T) {
 		want string
 	}{
 		{[]string{"--level", "grandmaster"}, 2, "grandmaster"},
+		{[]string{"--bogus"}, 2, "bgbot: unknown flag: --bogus\n\nusage: bgbot [flags]\n"},
 		{[]string{"--plies", "9"}, 2, "--plies 9"},
 		{[]string{"--noise", "nan"}, 2, "--noise"},
 		{[]string{"--noise", "inf"}, 2, "--noise"},

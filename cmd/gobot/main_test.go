@@ -76,8 +76,10 @@ func TestUsage(t *testing.T) {
 	for _, args := range [][]string{{"--playouts", "-1"}, {"--threads", "0"}, {"--resign", "1"}, {"--bogus"}, {"extra"},
 		{"--no-patterns", "--patterns", "x"}, {"--time", "NaN"}} {
 		var out, errOut bytes.Buffer
-		if st := run(context.Background(), args, strings.NewReader(""), &out, &errOut); st != 2 {
-			t.Errorf("%v: exit %d, want 2 (%s)", args, st, errOut.String())
+		if st := run(context.Background(), args, strings.NewReader(""), &out, &errOut); st != 2 ||
+			!strings.HasPrefix(errOut.String(), "gobot: --") && !strings.HasPrefix(errOut.String(), "gobot: unknown flag: --bogus\n") && !strings.HasPrefix(errOut.String(), "gobot: unexpected argument") ||
+			!strings.Contains(errOut.String(), "\nusage: gobot [flags]\n") {
+			t.Errorf("%v: exit %d, stderr %q; want 2, the error and the usage", args, st, errOut.String())
 		}
 	}
 	var out bytes.Buffer
