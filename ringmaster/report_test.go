@@ -73,6 +73,27 @@ command = "b"
 command = "c"
 `
 
+const goldenGauntlet = `
+competition_type = "gauntlet"
+game = "backgammon"
+description = "golden report: two challengers against a field of three"
+match_length = 3
+number_of_games = 6
+challengers = ["new", "old"]
+opponents = ["r1", "r2", "r3"]
+
+[players.new]
+command = "new"
+[players.old]
+command = "old"
+[players.r1]
+command = "r1"
+[players.r2]
+command = "r2"
+[players.r3]
+command = "r3"
+`
+
 // synthetic makes n finished games of a matchup from the control file with
 // outcomes drawn from a fixed seed. unknownEvery > 0 gives every such game
 // no winner (a move limit); forfeitEvery > 0 makes that game a forfeit by
@@ -241,6 +262,7 @@ func TestReportGolden(t *testing.T) {
 	}{
 		{"playoff", "golden.toml", goldenPlayoff, playoffData},
 		{"allplayall", "grid.toml", goldenAllPlayAll, allPlayAllData},
+		{"gauntlet", "gauntlet.toml", goldenGauntlet, allPlayAllData},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := goldenCompetition(t, tc.file, tc.text)
