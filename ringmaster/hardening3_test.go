@@ -2,6 +2,7 @@ package ringmaster_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -147,5 +148,68 @@ func TestQuittingWhenLosingForfeits(t *testing.T) {
 	}
 	if n := strings.Count(out.String(), "void: player a"); n != quit {
 		t.Errorf("%d void attempts blamed on a in the report, want %d (one a game):\n%s", n, quit, out.String())
+	}
+}
+
+// In Go, an engine that claimed the win in final_score turned each of its
+// losses into "?" (players disagreed), which no rating counts. The
+// dispute is now charged to the player whose claim the referee's area
+// count does not back, reported per player (text and JSON), and a player
+// with disputes is not rated.
+func TestDisputedScoresNotRated(t *testing.T) {
+	dir := t.TempDir()
+	ctl := writeControl(t, dir, "dispute.toml", fmt.Sprintf(`competition_type = "playoff"
+game = "go"
+board_size = 5
+komi = 0.5
+number_of_games = 4
+
+[players.liar]
+command = [%q, "--claim-score"]
+
+[players.honest]
+command = [%q]
+
+# The first player plays Black, and Black wins these engines' games.
+[[matchups]]
+id = "m"
+players = ["honest", "liar"]
+`, fakeGo, fakeGo))
+	rm, err := ringmaster.New(ctl, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quietRun(t, rm, 1); err != nil {
+		t.Fatal(err)
+	}
+	disputed := 0
+	for _, r := range readResults(t, rm.DBPath()) {
+		if r.result == "?" {
+			disputed++
+			if r.winner != "" || !strings.Contains(r.detail, "players disagreed") || !strings.Contains(r.detail, "area count") {
+				t.Errorf("game %s: winner %q, detail %q", r.gameID, r.winner, r.detail)
+			}
+		}
+	}
+	if disputed == 0 {
+		t.Fatal("the liar lost no game, so nothing was disputed")
+	}
+	var text strings.Builder
+	if err := rm.Show(context.Background(), &text); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("honest 0, liar %d; a player with disputes is not rated", disputed); !strings.Contains(text.String(), want) {
+		t.Errorf("the report does not charge the disputes to the liar (want %q):\n%s", want, text.String())
+	}
+	var js strings.Builder
+	if err := rm.ShowJSON(context.Background(), &js); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(`"scoring_disputes":[0,%d]`, disputed); !strings.Contains(strings.Join(strings.Fields(js.String()), ""), want) {
+		t.Errorf("show --json lacks %s:\n%s", want, js.String())
+	}
+	_, err = ringmaster.Ratings(context.Background(), []*ringmaster.Ringmaster{rm}, ringmaster.RatingsOptions{})
+	if want := fmt.Sprintf("not rated: liar (%d disputed result", disputed); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ratings with a disputing player: %v\nwant a refusal naming it: %q", err, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gamemill/gamemill/ratings"
 	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/referee"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
@@ -196,6 +197,9 @@ func rateResults(sources []ratingSource, opts RatingsOptions) (*RatingsTable, er
 		}
 	}
 
+	if err := refuseDisputes(sources, nameOf); err != nil {
+		return nil, err
+	}
 	var games []ratings.Game
 	advantage := false
 	for _, src := range sources {
@@ -256,6 +260,38 @@ func rateResults(sources []ratingSource, opts RatingsOptions) (*RatingsTable, er
 	}
 	t.Table = table
 	return t, nil
+}
+
+// refuseDisputes refuses a table with a player charged with scoring
+// disputes (referee.StatDisputes): a disputed game has no result, so the
+// fit would drop it, and a player that disputes its losses would be rated
+// on its wins alone.
+func refuseDisputes(sources []ratingSource, nameOf func(code, comp string) string) error {
+	disputes := map[string]int{}
+	for _, src := range sources {
+		for _, res := range src.results {
+			d := res.Stats[referee.StatDisputes]
+			for i, code := range [2]string{res.PlayerA, res.PlayerB} {
+				if d[i] > 0 {
+					disputes[nameOf(code, src.rm.Comp.Code)] += d[i]
+				}
+			}
+		}
+	}
+	if len(disputes) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(disputes))
+	for name := range disputes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		names[i] = fmt.Sprintf("%s (%s)", name, plural(disputes[name], "disputed result"))
+	}
+	return fmt.Errorf("not rated: %s: a disputed game has no result, so a rating would count the player's "+
+		"undisputed games only (its losses erased by disputing them); settle the scoring (scorer = \"internal\", or a "+
+		"reliable scorer) or leave the player out", strings.Join(names, ", "))
 }
 
 // scaleNote says which rating scale the games are on.

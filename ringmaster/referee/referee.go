@@ -55,6 +55,14 @@ const (
 	EndMoveLimit   = "move_limit"  // stopped at the move limit: nobody won
 )
 
+// StatDisputes is a statistic (Outcome.Stats) any game may write: by
+// seat, 1 where the seat disputed a result the referee could not settle
+// (Go: a final_score that disagrees with the other player's and with the
+// referee's own area count). Such a game has no result, so a player that
+// disputes its losses would erase them: the ringmaster reports disputes
+// per player and refuses to rate a player with any.
+const StatDisputes = "disputes"
+
 // Result texts every game shares; each game adds its own ("gammon", "W+4.5").
 const (
 	ResultForfeit = "forfeit" // a player broke the rules

@@ -84,10 +84,15 @@ func (g *Game) SeatNames() [2]string { return [2]string{"as black: won", "as whi
 // the details, not the wins table.
 func (g *Game) SummaryColumns(control.GameSettings) []string { return nil }
 
-// WriteDetails prints the stones each player captured.
+// WriteDetails prints the stones each player captured and the scoring
+// disputes charged to each.
 func (g *Game) WriteDetails(w io.Writer, _ control.GameSettings, players [2]string, totals map[string][2]int) {
 	if c := totals[StatCaptures]; c != [2]int{} {
 		fmt.Fprintf(w, "captures: %s %d, %s %d\n", players[0], c[0], players[1], c[1])
+	}
+	if d := totals[referee.StatDisputes]; d != [2]int{} {
+		fmt.Fprintf(w, "scoring disputes (a final_score the referee's area count does not back; the game has no result): %s %d, %s %d; "+
+			"a player with disputes is not rated\n", players[0], d[0], players[1], d[1])
 	}
 }
 
@@ -102,7 +107,10 @@ func (g *Game) JSONDetails(s control.GameSettings, totals map[string][2]int) any
 		Scorer        string  `json:"scorer"`
 		Captures      [2]int  `json:"captures"`
 		GamesAsBlack  [2]int  `json:"games_as_black"`
-	}{st.BoardSize, st.Komi, st.Handicap, handicapStyle(st), st.Scorer, totals[StatCaptures], totals[StatBlack]}
+		// Disputes counts, by player, the results each disputed
+		// (referee.StatDisputes).
+		Disputes [2]int `json:"scoring_disputes"`
+	}{st.BoardSize, st.Komi, st.Handicap, handicapStyle(st), st.Scorer, totals[StatCaptures], totals[StatBlack], totals[referee.StatDisputes]}
 }
 
 func handicapStyle(s *Settings) string {

@@ -313,8 +313,21 @@ func (g *game) score(ctx context.Context) error {
 	case len(usable) == 0:
 		g.unknown("no score reported")
 	case len(usable) == 2 && usable[0].winner != usable[1].winner:
-		g.unknown(fmt.Sprintf("players disagreed: %s says %s, %s says %s",
-			g.seats[usable[0].seat].Code, usable[0].text, g.seats[usable[1].seat].Code, usable[1].text))
+		// The result stays unsettled (the area count does not remove dead
+		// stones, so it cannot overrule the players), but the dispute is
+		// charged to each player whose claim the area count does not
+		// back: a player claiming its losses is found out.
+		counted := area
+		counted.Komi += s.compensation()
+		var disputes [2]int
+		for _, r := range usable {
+			if r.winner != counted.Winner() {
+				disputes[r.seat] = 1
+			}
+		}
+		g.out.Stats[referee.StatDisputes] = disputes
+		g.unknown(fmt.Sprintf("players disagreed: %s says %s, %s says %s (the referee's area count: %s)",
+			g.seats[usable[0].seat].Code, usable[0].text, g.seats[usable[1].seat].Code, usable[1].text, counted))
 	case len(usable) == 2 && usable[0].winner != rules.Empty && (usable[0].margin != usable[1].margin || usable[0].margin <= 0):
 		g.settle(usable[0].winner, colourLetter(usable[0].winner)+"+", "unknown margin")
 	default:

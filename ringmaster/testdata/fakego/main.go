@@ -27,6 +27,10 @@ type engine struct {
 	after   int
 	score   string
 	noClaim bool
+	// claimScore makes final_score claim the win for the colour last
+	// asked to move, whatever the board says.
+	claimScore bool
+	colour     rules.Color
 }
 
 func (e *engine) reset() error {
@@ -68,6 +72,7 @@ func (e *engine) genmove(ctx context.Context, args []string, claim bool) (string
 		return "", err
 	}
 	e.moves++
+	e.colour = c
 	if e.moves > e.after {
 		switch e.mode {
 		case "crash":
@@ -116,8 +121,9 @@ func main() {
 	after := flag.Int("after", 0, "genmove requests answered normally before misbehaving")
 	score := flag.String("score", "", "answer to final_score (default: our own area count)")
 	noClaim := flag.Bool("no-claim-command", false, "do not know gomill-genmove_ex")
+	claimScore := flag.Bool("claim-score", false, "answer final_score with a win by 10 for our colour")
 	flag.Parse()
-	e := &engine{size: 19, komi: 0, mode: *mode, after: *after, score: *score, noClaim: *noClaim}
+	e := &engine{size: 19, komi: 0, mode: *mode, after: *after, score: *score, noClaim: *noClaim, claimScore: *claimScore, colour: rules.Black}
 	e.reset()
 	srv := protocol.NewServer("fakego", "1")
 	srv.HandleFunc("boardsize", func(_ context.Context, args []string) (string, error) {
@@ -169,6 +175,9 @@ func main() {
 	srv.HandleFunc("final_score", func(context.Context, []string) (string, error) {
 		if e.score != "" {
 			return e.score, nil
+		}
+		if e.claimScore {
+			return map[rules.Color]string{rules.Black: "B+10", rules.White: "W+10"}[e.colour], nil
 		}
 		return e.game.AreaScore().String(), nil
 	})
