@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -23,15 +24,26 @@ type display struct {
 	voids   int
 	done    chan struct{}
 	wg      sync.WaitGroup
+	// began and doneAtStart are when the live view started and how many
+	// games were finished then, for the rate and the ETA.
+	began       time.Time
+	doneAtStart int
+	// size reports the terminal's rows and columns, 0 when unknown.
+	size func() (rows, cols int)
 }
 
 func newDisplay(run *runner, opts RunOptions) *display {
-	return &display{run: run, opts: opts, running: map[string]string{}, done: make(chan struct{})}
+	return &display{run: run, opts: opts, running: map[string]string{}, done: make(chan struct{}),
+		size: func() (int, int) { return terminalSize(opts.Display) }}
 }
 
 func (d *display) start(ctx context.Context) {
 	if d.opts.Quiet || !d.opts.Live {
 		return
+	}
+	d.began = time.Now()
+	if data, err := loadReportData(ctx, d.run.st); err == nil {
+		d.doneAtStart = len(data.results)
 	}
 	d.wg.Add(1)
 	go func() {
@@ -54,6 +66,10 @@ func (d *display) start(ctx context.Context) {
 func (d *display) stop() {
 	close(d.done)
 	d.wg.Wait()
+	if !d.opts.Quiet && d.opts.Live {
+		// A frame ends at its last line's end; what follows starts below.
+		io.WriteString(d.opts.Display, "\r\n")
+	}
 }
 
 func (d *display) startGame(job competitions.Job) {
@@ -87,53 +103,63 @@ func (d *display) void(gameID string, err error) {
 	d.voids++
 }
 
-// redraw paints the live view: status, results so far, games in
-// progress, recent results and warnings.
+// redraw paints the live view (liveFrame.render), cut to the terminal's
+// size: the status line with elapsed time, rate, ETA and a progress bar,
+// the Ctrl-X hint and the games in progress first, then the summary (an
+// all-play-all's grid and ratings), warnings, each matchup's bar, the
+// matchups' figures and recent results, as far as they fit.
 func (d *display) redraw(ctx context.Context) {
-	var buf bytes.Buffer
-	buf.WriteString("\x1b[H\x1b[2J")
 	d.mu.Lock()
 	ids := make([]string, 0, len(d.running))
 	for id := range d.running {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	recent := append([]string(nil), d.recent...)
-	voids := d.voids
+	f := liveFrame{Now: time.Now(), Began: d.began, Running: ids, Recent: append([]string(nil), d.recent...), Voids: d.voids,
+		DoneAtStart: d.doneAtStart}
 	d.mu.Unlock()
 	d.run.mu.Lock()
-	reason, started := d.run.stopReason, d.run.started
+	f.StopReason, f.Started = d.run.stopReason, d.run.started
 	d.run.mu.Unlock()
-	switch {
-	case reason != "":
-		fmt.Fprintf(&buf, "waiting for workers to finish: %s\n", reason)
-	case len(ids) == 1:
-		fmt.Fprintf(&buf, "game in progress: %s\n", ids[0])
-	default:
-		fmt.Fprintf(&buf, "%d games in progress: %s\n", len(ids), strings.Join(ids, " "))
-	}
-	if d.opts.MaxGames >= 0 {
-		fmt.Fprintf(&buf, "will start at most %d more games in this run\n", max(0, d.opts.MaxGames-started))
-	}
-	buf.WriteString("(Ctrl-X or 'ringmaster stop' to halt gracefully, Ctrl-C to interrupt)\n\n")
-	if voids > 0 {
-		fmt.Fprintf(&buf, "%d void games; see log file.\n", voids)
-	}
+	f.Competition, f.MaxGames = d.run.rm.Comp.Code, d.opts.MaxGames
 	if data, err := loadReportData(ctx, d.run.st); err != nil {
-		fmt.Fprintf(&buf, "(report: %v)\n", err)
+		f.Report = []string{fmt.Sprintf("(report: %v)", err)}
 	} else {
-		d.run.rm.writeShortReport(&buf, data)
-	}
-	buf.WriteString("\n= Results =\n")
-	for _, r := range recent {
-		buf.WriteString(r + "\n")
-	}
-	if w := d.run.log.recentWarnings(4); len(w) > 0 {
-		buf.WriteString("= Warnings =\n")
-		for _, line := range w {
-			buf.WriteString(line + "\n")
+		stats := d.run.rm.gather(data)
+		f.Done = len(data.results)
+		for _, s := range stats {
+			f.Planned += s.m.NumberOfGames
+			f.Matchups = append(f.Matchups, matchupProgress{Name: s.m.Name, Done: s.played, Planned: s.m.NumberOfGames})
+		}
+		// The short report is the competition's own section (an
+		// all-play-all's grid), the matchups' summaries and the voids;
+		// the section is the summary the view shows first.
+		var short, summaries bytes.Buffer
+		d.run.rm.writeShortReport(&short, data)
+		for i, s := range stats {
+			if i > 0 {
+				fmt.Fprintln(&summaries)
+			}
+			d.run.rm.printMatchupSummary(&summaries, s)
+		}
+		text := short.String()
+		if p := strings.Index(text, summaries.String()); summaries.Len() > 0 && p >= 0 {
+			f.Summary, f.Report = textLines(text[:p]), textLines(text[p:])
+		} else {
+			f.Report = textLines(text)
 		}
 	}
+	f.Warnings = d.run.log.recentWarnings(4)
+	rows, cols := d.size()
 	// One write per frame, so the terminal never shows half a frame.
-	d.opts.Display.Write(buf.Bytes())
+	d.opts.Display.Write([]byte(f.render(rows, cols)))
+}
+
+// textLines splits text into lines, without the trailing blank ones.
+func textLines(text string) []string {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, "\n")
 }
