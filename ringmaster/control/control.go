@@ -66,23 +66,7 @@ import (
 	"github.com/gamemill/gamemill/internal/tomlcheck"
 	"github.com/gamemill/gamemill/ringmaster/contest"
 	"github.com/gamemill/gamemill/ringmaster/contests"
-	"github.com/gamemill/gamemill/ringmaster/contests/allplayall"
-	"github.com/gamemill/gamemill/ringmaster/contests/playoff"
 )
-
-// The competition types that ship with the ringmaster have these names;
-// contests.All lists every type.
-const (
-	Playoff    = playoff.Name
-	AllPlayAll = allplayall.Name
-)
-
-// CompetitorLetter returns the all-play-all letter of the competitor at
-// index i.
-func CompetitorLetter(i int) string { return allplayall.Letter(i) }
-
-// MaxCompetitors is the number of competitors that two letters can name.
-const MaxCompetitors = allplayall.MaxCompetitors
 
 // Competition is a loaded and validated control file.
 type Competition struct {
@@ -108,7 +92,7 @@ type Competition struct {
 	// pairs AvB, AvC, ..., BvC, ...
 	Matchups []*Matchup
 	// Competitors is the all-play-all's competitor list, in order; the
-	// competitor at index i has the letter CompetitorLetter(i).
+	// competitor at index i has the letter allplayall.Letter(i).
 	Competitors []string
 	RecordGames bool
 	// LuckAdjust has each game judged as it ends (at 0 ply, where the

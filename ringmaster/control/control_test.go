@@ -3,6 +3,7 @@ package control_test
 import (
 	"errors"
 	"fmt"
+	"github.com/gamemill/gamemill/ringmaster/contests/allplayall"
 	"github.com/gamemill/gamemill/ringmaster/contests/playoff"
 	"os"
 	"path/filepath"
@@ -362,7 +363,7 @@ func TestParseFullExample(t *testing.T) {
 		Path:        path,
 		Code:        "full",
 		Dir:         dir,
-		Type:        Playoff,
+		Type:        "playoff",
 		Contest:     playoff.Type{},
 		Game:        "backgammon",
 		Warnings:    c.Warnings,
@@ -502,30 +503,14 @@ command = "e5"
 	}
 }
 
-func TestCompetitorLetter(t *testing.T) {
-	for i, want := range map[int]string{0: "A", 1: "B", 25: "Z", 26: "AA", 27: "AB", 51: "AZ", 52: "BA", 701: "ZZ"} {
-		if got := CompetitorLetter(i); got != want {
-			t.Errorf("CompetitorLetter(%d) = %q, want %q", i, got, want)
-		}
-	}
-	seen := make(map[string]bool)
-	for i := range MaxCompetitors {
-		l := CompetitorLetter(i)
-		if seen[l] {
-			t.Fatalf("letter %s repeats at %d", l, i)
-		}
-		seen[l] = true
-	}
-}
-
 func TestTooManyCompetitors(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("competition_type = \"allplayall\"\ngame = \"backgammon\"\nrounds = 1\ncompetitors = [")
-	for i := range MaxCompetitors + 1 {
+	for i := range allplayall.MaxCompetitors + 1 {
 		fmt.Fprintf(&b, "\"p%d\",", i)
 	}
 	b.WriteString("]\n")
-	for i := range MaxCompetitors + 1 {
+	for i := range allplayall.MaxCompetitors + 1 {
 		fmt.Fprintf(&b, "[players.p%d]\ncommand = \"x\"\n", i)
 	}
 	_, err := parse("big.toml", []byte(b.String()))
