@@ -90,12 +90,14 @@ func TestRatingsCommand(t *testing.T) {
 		{[]string{"ratings", ctls[0], "--anchor", "a=x"}, `--anchor must be CODE=RATING`},
 		{[]string{"ratings", ctls[0], "--prior", "-1"}, "--prior must be a number >= 0"},
 		{[]string{"show", ctls[0], ctls[1]}, "usage: ringmaster show CONTROL.toml [flags]"},
+		{[]string{"ratings", ctls[0], "--json", "--csv"}, "give one output format: --json or --csv"},
+		{[]string{"ratings", ctls[0], "--json", "--format", "csv"}, "give one output format"},
 	} {
 		if code, _, errs := runMain(t, tc.args...); code != exitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, %s; want %d and %q", tc.args, code, errs, exitUsage, tc.want)
 		}
 	}
-	code, stdout, errs := runMain(t, append([]string{"ratings", "--prior", "1", "--anchor", "a=1500", "--format", "json"}, ctls...)...)
+	code, stdout, errs := runMain(t, append([]string{"ratings", "--prior", "1", "--anchor", "a=1500", "--json"}, ctls...)...)
 	var js struct {
 		Games   int `json:"games"`
 		Merged  []struct{ Player string }
@@ -105,14 +107,23 @@ func TestRatingsCommand(t *testing.T) {
 		} `json:"players"`
 	}
 	if code != exitOK || json.Unmarshal([]byte(stdout), &js) != nil || js.Games != 12 || len(js.Players) != 2 || len(js.Merged) != 2 {
-		t.Fatalf("ratings --format json: exit %d, %+v\n%s\n%s", code, js, stdout, errs)
+		t.Fatalf("ratings --json: exit %d, %+v\n%s\n%s", code, js, stdout, errs)
 	}
 	for _, p := range js.Players {
 		if p.Player == "a" && p.Rating != 1500 {
 			t.Errorf("anchored a: %+v", p)
 		}
 	}
-	if code, stdout, _ := runMain(t, "ratings", ctls[0], "--prior", "1", "--format", "csv"); code != exitOK || !strings.HasPrefix(stdout, "rank,player,rating") {
+	if code, stdout, _ := runMain(t, "ratings", ctls[0], "--prior", "1", "--csv"); code != exitOK || !strings.HasPrefix(stdout, "rank,player,rating") {
 		t.Errorf("csv: exit %d\n%s", code, stdout)
+	}
+	// The deprecated --format still works, with a notice on stderr.
+	if code, stdout, errs := runMain(t, "ratings", ctls[0], "--prior", "1", "--format", "csv"); code != exitOK || !strings.HasPrefix(stdout, "rank,player,rating") || !strings.Contains(errs, "--format has been deprecated") {
+		t.Errorf("--format csv: exit %d\n%s\n%s", code, stdout, errs)
+	}
+	// report --json prints what show --json prints.
+	_, shown, _ := runMain(t, "show", ctls[0], "--json")
+	if code, reported, errs := runMain(t, "report", ctls[0], "--json"); code != exitOK || reported != shown || !strings.HasPrefix(reported, "{") {
+		t.Errorf("report --json: exit %d, %q (stderr %q); want show --json's %q", code, reported, errs, shown)
 	}
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
 )
@@ -66,8 +67,9 @@ void attempts); 2 usage; 3 interrupted
 
 // command is one subcommand: its own flags and what it does.
 type command struct {
-	name  string
-	flags func(fs *pflag.FlagSet) func(ctx context.Context, rm *ringmaster.Ringmaster, io cmdIO) error
+	name    string
+	summary string // one line, first in the command's --help
+	flags   func(fs *pflag.FlagSet) func(ctx context.Context, rm *ringmaster.Ringmaster, io cmdIO) error
 	// check, when set, checks the parsed flags before the control file is
 	// read (a usage error first).
 	check func(fs *pflag.FlagSet) error
@@ -85,37 +87,72 @@ type cmdIO struct {
 	stdout, stderr io.Writer
 }
 
+// interruptedError is a command stopped by a signal: exit status 3.
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string { return e.msg }
+func (e *interruptedError) ExitCode() int { return exitInterrupted }
+
 // errInterrupted marks a run stopped by a signal (exit 3).
-var errInterrupted = errors.New("interrupted; running games will be replayed on the next run")
+var errInterrupted error = &interruptedError{"interrupted; running games will be replayed on the next run"}
 
 // errAnalyseInterrupted marks an analysis stopped by a signal (exit 3).
-var errAnalyseInterrupted = errors.New("interrupted; the games judged are kept, and the next analyse goes on")
+var errAnalyseInterrupted error = &interruptedError{"interrupted; the games judged are kept, and the next analyse goes on"}
 
 func commands() []command {
 	plain := func(do func(ctx context.Context, rm *ringmaster.Ringmaster, io cmdIO) error) func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
 		return func(*pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error { return do }
 	}
 	return []command{
-		{name: "run", flags: runFlags, check: checkRunFlags},
-		{name: "show", flags: func(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
-			asJSON := fs.Bool("json", false, "print the results as JSON (fields in docs/ringmaster.md)")
-			return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
-				if *asJSON {
-					return rm.ShowJSON(ctx, o.stdout)
+		{name: "run", summary: "Play the competition, resuming where it stopped (on a terminal, Ctrl-X stops it after the running games).",
+			flags: runFlags, check: checkRunFlags},
+		{name: "show", summary: "Print the results so far without touching the report file (safe while a run goes on).",
+			flags: func(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
+				asJSON := fs.Bool("json", false, "print the results as JSON (fields in docs/ringmaster.md)")
+				return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+					if *asJSON {
+						return rm.ShowJSON(ctx, o.stdout)
+					}
+					return rm.Show(ctx, o.stdout)
 				}
-				return rm.Show(ctx, o.stdout)
-			}
-		}},
-		{name: "report", flags: plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error { return rm.Report(ctx, o.stdout) })},
-		{name: "stop", flags: plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() })},
-		{name: "reset", flags: plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() })},
-		{name: "check", flags: plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
-			return rm.Check(ctx, o.stdout, o.stderr)
-		})},
-		{name: "analyse", flags: analyseFlags, check: checkAnalyseFlags},
-		{name: "ratings", many: ratingsFlags, check: checkRatingsFlags},
-		{name: "compare", many: compareFlags, minFiles: 2, maxFiles: 2},
-		{name: "pool", many: poolFlags, minFiles: 2},
+			}},
+		{name: "report", summary: "Rewrite CODE.report and any missing or damaged record file, and print the report.",
+			flags: reportFlags},
+		{name: "stop", summary: "Ask a running competition to stop after its running games.",
+			flags: plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Stop() })},
+		{name: "reset", summary: "Delete the competition's state and outputs (refused while a run lives).",
+			flags: plain(func(_ context.Context, rm *ringmaster.Ringmaster, _ cmdIO) error { return rm.Reset() })},
+		{name: "check", summary: "Start each engine once, showing its stderr, to see that it runs.",
+			flags: plain(func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+				return rm.Check(ctx, o.stdout, o.stderr)
+			})},
+		{name: "analyse", summary: "Judge the play of every finished game (backgammon; resumable) and print error rates and luck.",
+			flags: analyseFlags, check: checkAnalyseFlags},
+		{name: "ratings", summary: "One rating table (Bradley-Terry) over the results of one or more competitions.",
+			many: ratingsFlags, check: checkRatingsFlags},
+		{name: "compare", summary: "Compare two competitions on the same dice, game by game: the first player's points per game in A minus in B, raw and luck-adjusted.",
+			many: compareFlags, minFiles: 2, maxFiles: 2},
+		{name: "pool", summary: "Pool the matchups that several competitions share into one sample (one experiment run in batches on different dice).",
+			many: poolFlags, minFiles: 2},
+	}
+}
+
+func reportFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
+	asJSON := fs.Bool("json", false, "print the results as JSON, as show --json does (fields in docs/ringmaster.md), after rewriting the files")
+	return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
+		if !*asJSON {
+			return rm.Report(ctx, o.stdout)
+		}
+		var text strings.Builder
+		if err := rm.Report(ctx, &text); err != nil {
+			return err
+		}
+		// The text report is not printed; its note of the record files
+		// it rewrote goes to stderr.
+		if i := strings.LastIndex(text.String(), "\nrewrote "); i >= 0 {
+			fmt.Fprint(o.stderr, text.String()[i+1:])
+		}
+		return rm.ShowJSON(ctx, o.stdout)
 	}
 }
 
@@ -182,7 +219,10 @@ func checkAnalyseFlags(fs *pflag.FlagSet) error {
 
 func ratingsFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmaster, cmdIO) error {
 	anchor := fs.String("anchor", "", "CODE=RATING: fix a player's rating (otherwise the ratings average 0)")
-	format := fs.String("format", "text", "text, csv or json (fields in docs/ringmaster.md)")
+	asJSON := fs.Bool("json", false, "print the table as JSON (fields in docs/ringmaster.md)")
+	asCSV := fs.Bool("csv", false, "print the table as CSV (fields in docs/ringmaster.md)")
+	format := fs.String("format", "", "text, csv or json")
+	fs.MarkDeprecated("format", "use --json or --csv")
 	prior := fs.Float64("prior", ringmaster.DefaultPrior, "virtual draws per player against an average opponent, so that a player who won or lost every game gets a finite rating (0: maximum likelihood)")
 	return func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error {
 		opts := ringmaster.RatingsOptions{Prior: *prior}
@@ -195,7 +235,7 @@ func ratingsFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmas
 		if err != nil {
 			return err
 		}
-		switch *format {
+		switch ratingsFormat(*format, *asJSON, *asCSV) {
 		case "csv":
 			return t.WriteCSV(o.stdout)
 		case "json":
@@ -234,9 +274,29 @@ func poolFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmaster
 	}
 }
 
+// ratingsFormat is the table's format: text, csv or json, from --json,
+// --csv or the deprecated --format.
+func ratingsFormat(format string, asJSON, asCSV bool) string {
+	switch {
+	case asJSON:
+		return "json"
+	case asCSV:
+		return "csv"
+	case format == "":
+		return "text"
+	}
+	return format
+}
+
 func checkRatingsFlags(fs *pflag.FlagSet) error {
-	if format, _ := fs.GetString("format"); format != "text" && format != "csv" && format != "json" {
+	format, _ := fs.GetString("format")
+	asJSON, _ := fs.GetBool("json")
+	asCSV, _ := fs.GetBool("csv")
+	if format != "" && format != "text" && format != "csv" && format != "json" {
 		return fmt.Errorf("--format must be text, csv or json, got %q", format)
+	}
+	if asJSON && asCSV || (asJSON || asCSV) && format != "" && format != ratingsFormat("", asJSON, asCSV) {
+		return errors.New("give one output format: --json or --csv")
 	}
 	if prior, _ := fs.GetFloat64("prior"); !(prior >= 0) || math.IsInf(prior, 0) {
 		return fmt.Errorf("--prior must be a number >= 0, got %v", prior)
@@ -269,86 +329,63 @@ func main() {
 	os.Exit(code)
 }
 
+// run is the whole command; its result is the exit status.
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stderr, usage)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
+	o := cmdIO{stdin: stdin, stdout: stdout, stderr: stderr}
+	p := &cli.Program{
+		Name:    "ringmaster",
+		Summary: "ringmaster runs competitions between game engines (backgammon and Go) described by a TOML control file, keeps their state in SQLite and reports the results.",
+		Usage:   usage,
 	}
-	var cmd *command
 	for _, c := range commands() {
-		if c.name == args[0] {
-			cmd = &c
-		}
+		p.Commands = append(p.Commands, c.cliCommand(o))
 	}
-	if cmd == nil {
-		fmt.Fprintf(stderr, "ringmaster: no such command: %s\n", args[0])
-		fmt.Fprint(stderr, usage)
-		return exitUsage
-	}
-	fs := pflag.NewFlagSet("ringmaster "+cmd.name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var do func(context.Context, []*ringmaster.Ringmaster, cmdIO) error
-	files := "CONTROL.toml"
-	if cmd.many != nil {
-		do = cmd.many(fs)
+	return p.Main(ctx, args, stdout, stderr)
+}
+
+// cliCommand is the command as internal/cli runs it: flags, then the
+// control files, then the work.
+func (c command) cliCommand(o cmdIO) cli.Command {
+	files, minFiles, maxFiles := "CONTROL.toml", 1, 1
+	if c.many != nil {
+		minFiles, maxFiles = max(1, c.minFiles), -1
 		switch {
-		case cmd.maxFiles == 2:
-			files = "A.toml B.toml"
-		case cmd.minFiles == 2:
+		case c.maxFiles == 2:
+			files, maxFiles = "A.toml B.toml", 2
+		case c.minFiles == 2:
 			files = "A.toml B.toml [C.toml ...]"
 		default:
 			files = "CONTROL.toml [CONTROL.toml ...]"
 		}
-	} else {
-		one := cmd.flags(fs)
-		do = func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error { return one(ctx, rms[0], o) }
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ringmaster %s %s [flags]\n", cmd.name, files)
-		if fs.HasFlags() {
-			fmt.Fprintf(stderr, "\nflags:\n%s", fs.FlagUsages())
-		}
-	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "ringmaster %s: %v\n", cmd.name, err)
-		return exitUsage
-	}
-	if n := fs.NArg(); n < max(1, cmd.minFiles) || n > 1 && cmd.many == nil || cmd.maxFiles > 0 && n > cmd.maxFiles {
-		fs.Usage()
-		return exitUsage
-	}
-	if cmd.check != nil {
-		if err := cmd.check(fs); err != nil {
-			fmt.Fprintf(stderr, "ringmaster %s: %v\n", cmd.name, err)
-			return exitUsage
-		}
-	}
-	var rms []*ringmaster.Ringmaster
-	for _, path := range fs.Args() {
-		rm, err := ringmaster.New(path, games.All()...)
-		if err != nil {
-			fmt.Fprintf(stderr, "ringmaster: %v\n", err)
-			return exitError
-		}
-		for _, w := range rm.Comp.Warnings {
-			fmt.Fprintf(stderr, "ringmaster: warning: %s\n", w)
-		}
-		rms = append(rms, rm)
-	}
-	err := do(ctx, rms, cmdIO{stdin: stdin, stdout: stdout, stderr: stderr})
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, errInterrupted), errors.Is(err, errAnalyseInterrupted):
-		fmt.Fprintf(stderr, "ringmaster: %v\n", err)
-		return exitInterrupted
-	}
-	fmt.Fprintf(stderr, "ringmaster: %v\n", err)
-	return exitError
+	return cli.Command{Name: c.name, Args: files, Summary: c.summary,
+		Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
+			var do func(context.Context, []*ringmaster.Ringmaster, cmdIO) error
+			if c.many != nil {
+				do = c.many(fs)
+			} else {
+				one := c.flags(fs)
+				do = func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error { return one(ctx, rms[0], o) }
+			}
+			if err := cli.Parse(fs, args, minFiles, maxFiles); err != nil {
+				return err
+			}
+			if c.check != nil {
+				if err := c.check(fs); err != nil {
+					return cli.Usagef("%s: %v", c.name, err)
+				}
+			}
+			var rms []*ringmaster.Ringmaster
+			for _, path := range fs.Args() {
+				rm, err := ringmaster.New(path, games.All()...)
+				if err != nil {
+					return err
+				}
+				for _, w := range rm.Comp.Warnings {
+					fmt.Fprintf(o.stderr, "ringmaster: warning: %s\n", w)
+				}
+				rms = append(rms, rm)
+			}
+			return do(ctx, rms, o)
+		}}
 }

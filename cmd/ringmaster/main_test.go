@@ -55,12 +55,14 @@ func TestFlagsPerCommand(t *testing.T) {
 		{[]string{"run", ctl, "-g", "-5"}, exitUsage, "--max-games must be 0 or more"},
 		{[]string{"run", ctl, "-j", "0"}, exitUsage, "--parallel must be between 1 and 1024"},
 		{[]string{"run", ctl, "-j", "99999999999"}, exitUsage, "--parallel must be between 1 and 1024"},
-		{[]string{"frobnicate", ctl}, exitUsage, "no such command: frobnicate"},
+		{[]string{"frobnicate", ctl}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"run", ctl, "--bogus"}, exitUsage, "ringmaster: run: unknown flag: --bogus\n\nusage: ringmaster run CONTROL.toml [flags]\n"},
+		{[]string{"run", ctl, ctl}, exitUsage, "ringmaster: run: want 1 argument, got 2\n\nusage: ringmaster run CONTROL.toml [flags]"},
 		{[]string{"run"}, exitUsage, "usage: ringmaster run CONTROL.toml"},
 		{[]string{"show", ctl}, exitError, "no status file"},
 		{[]string{"run", ctl, "-q"}, exitOK, ""},
 		{[]string{"show", ctl, "--json"}, exitOK, ""},
-		{[]string{"run", "--help"}, exitOK, "--max-games"},
+		{[]string{"run", "--help"}, exitOK, ""},
 		{[]string{"pool", ctl}, exitUsage, "usage: ringmaster pool A.toml B.toml [C.toml ...]"},
 		{[]string{"compare", ctl, ctl, ctl}, exitUsage, "usage: ringmaster compare A.toml B.toml [flags]"},
 		{[]string{"pool", ctl, ctl, "--json"}, exitError, "c.toml given twice"},
@@ -68,6 +70,13 @@ func TestFlagsPerCommand(t *testing.T) {
 		code, _, errs := runMain(t, tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
 			t.Errorf("ringmaster %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), code, errs, tc.code, tc.want)
+		}
+	}
+	// Help goes to stdout, the command's description first.
+	for _, args := range [][]string{{"run", "--help"}, {"help", "run"}} {
+		code, out, errs := runMain(t, args...)
+		if code != exitOK || !strings.HasPrefix(out, "Play the competition") || !strings.Contains(out, "usage: ringmaster run CONTROL.toml [flags]") || !strings.Contains(out, "--max-games") || errs != "" {
+			t.Errorf("ringmaster %q: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
 	}
 }
