@@ -15,7 +15,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -29,21 +28,32 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "fibsbridge:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("fibsbridge", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+// run is the whole command; its result is the exit status (0 success or
+// --help, 1 a failure, 2 a usage error).
+func run(args []string, stdout, stderr io.Writer) int {
+	c := &cli.Command{
+		Args:    "--user NAME --password-file FILE [flags] (--builtin \"ARGS\" | -- ENGINE [ARGS...])",
+		Summary: "fibsbridge puts an engine that speaks Gamemill's backgammon command set on a FIBS-style server, to play there as a bot.",
+		Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error {
+			return bridgeMain(fs, args, stderr)
+		},
+	}
+	return c.Main(context.Background(), "fibsbridge", args, stdout, stderr)
+}
+
+// bridgeMain parses the flags, starts the engine and plays on the server
+// until stopped.
+func bridgeMain(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 	var o options
 	fs.StringVar(&o.Server, "server", "tcp://localhost:4321", "server: tcp://HOST:PORT or ws://HOST:PORT/PATH")
 	fs.StringVar(&o.User, "user", "", "account name")
@@ -61,11 +71,11 @@ func run(args []string, stderr io.Writer) error {
 	fs.DurationVar(&o.WhoTimeout, "who-timeout", defaultWhoTimeout, "longest wait for the end of the who list after the welcome; then reconnect")
 	builtin := fs.String("builtin", "", "run bgbot in-process with these arguments instead of an engine command")
 	timeout := fs.Duration("engine-timeout", time.Minute, "longest an engine may take for one command")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, 0, -1); err != nil {
 		return err
 	}
 	if o.User == "" || *pwFile == "" {
-		return errors.New("--user and --password-file are required")
+		return cli.Usagef("--user and --password-file are required")
 	}
 	pw, err := os.ReadFile(*pwFile)
 	if err != nil {
@@ -81,12 +91,12 @@ func run(args []string, stderr io.Writer) error {
 	if *invite != "" {
 		name, length, ok := strings.Cut(*invite, ":")
 		if !ok {
-			return fmt.Errorf("--invite %q: want NAME:LENGTH", *invite)
+			return cli.Usagef("--invite %q: want NAME:LENGTH", *invite)
 		}
 		o.Invite = name
 		if length != "unlimited" {
 			if o.InviteLen, err = strconv.Atoi(length); err != nil || o.InviteLen < 1 {
-				return fmt.Errorf("--invite %q: bad length", *invite)
+				return cli.Usagef("--invite %q: bad length", *invite)
 			}
 		}
 	}
@@ -98,7 +108,7 @@ func run(args []string, stderr io.Writer) error {
 	var pl player.Player
 	switch {
 	case *builtin != "" && fs.NArg() > 0:
-		return errors.New("give either --builtin or an engine command, not both")
+		return cli.Usagef("give either --builtin or an engine command, not both")
 	case *builtin != "":
 		words, err := player.SplitCommand(*builtin)
 		if err != nil {
@@ -117,7 +127,7 @@ func run(args []string, stderr io.Writer) error {
 		}
 		pl = p
 	default:
-		return errors.New("give an engine: --builtin \"ARGS\" or -- ENGINE [ARGS...]")
+		return cli.Usagef("give an engine: --builtin \"ARGS\" or -- ENGINE [ARGS...]")
 	}
 	defer pl.Close()
 	b := &bridge{opt: o, engine: &engineSeat{c: bgcmd.NewClient(pl)}, log: log.New(stderr, "fibsbridge "+o.User+": ", log.LstdFlags)}

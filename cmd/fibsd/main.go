@@ -27,44 +27,43 @@ import (
 
 	"github.com/spf13/pflag"
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/gamemill/gamemill/internal/cli"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "fibsd:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 const usage = `usage:
   fibsd serve [--db FILE] [--tcp ADDR] [--ws ADDR] [--records DIR] [--register] [limits]
-  fibsd adduser [--db FILE] NAME   (the password is read from stdin)`
+  fibsd adduser [--db FILE] NAME   (the password is read from stdin)
 
-func run(args []string, stdin io.Reader, stderr io.Writer) error {
-	if len(args) == 0 {
-		return errors.New(usage)
+Run 'fibsd COMMAND --help' for a command's flags.
+`
+
+// run is the whole command; its result is the exit status (0 success or
+// --help, 1 a failure, 2 a usage error).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	p := &cli.Program{
+		Name:    "fibsd",
+		Summary: "fibsd is a FIBS-style backgammon server: accounts, invitations and refereed match play over telnet-style TCP and WebSocket.",
+		Usage:   usage,
+		Commands: []cli.Command{
+			{Name: "serve", Summary: "Serve FIBS clients and bots until interrupted, saving matches in progress when it stops.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return serve(fs, args, stderr) }},
+			{Name: "adduser", Args: "NAME", Summary: "Create an account in the server's database; the password is read from stdin.",
+				Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return addUser(fs, args, stdin) }},
+		},
 	}
-	switch args[0] {
-	case "serve":
-		return serve(args[1:], stderr)
-	case "adduser":
-		return addUser(args[1:], stdin)
-	case "-h", "--help", "help":
-		fmt.Fprintln(stderr, usage)
-		return nil
-	}
-	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+	return p.Main(context.Background(), args, stdout, stderr)
 }
 
-func addUser(args []string, stdin io.Reader) error {
-	fs := pflag.NewFlagSet("adduser", pflag.ContinueOnError)
+func addUser(fs *pflag.FlagSet, args []string, stdin io.Reader) error {
 	db := fs.String("db", "fibsd.db", "the server's SQLite database")
 	cost := fs.Int("bcrypt-cost", bcrypt.DefaultCost, "bcrypt cost of the password hash")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		return errors.New("adduser takes one NAME; the password comes on stdin")
 	}
 	pw, err := bufio.NewReader(stdin).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -82,8 +81,7 @@ func addUser(args []string, stdin io.Reader) error {
 	return st.addUser(fs.Arg(0), pw)
 }
 
-func serve(args []string, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+func serve(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 	db := fs.String("db", "fibsd.db", "SQLite database of accounts and saved matches")
 	tcpAddr := fs.String("tcp", ":4321", "TCP address for telnet-style clients (empty: none)")
 	wsAddr := fs.String("ws", "", "address for WebSocket clients, served at /fibs (empty: none)")
@@ -104,8 +102,11 @@ func serve(args []string, stderr io.Writer) error {
 	fs.StringSliceVar(&cfg.Origins, "allowed-origins", nil, "web origins (https://host[:port]) whose pages may open WebSockets, besides the server's own")
 	cost := fs.Int("bcrypt-cost", bcrypt.DefaultCost, "bcrypt cost for accounts created by --register")
 	fs.StringVar(&cfg.MOTD, "motd", "Welcome to gamemill fibsd.", "message of the day")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, 0, 0); err != nil {
 		return err
+	}
+	if *tcpAddr == "" && *wsAddr == "" {
+		return cli.Usagef("serve: give --tcp or --ws")
 	}
 	logger := log.New(stderr, "fibsd: ", log.LstdFlags)
 	st, err := openStore(*db, *cost)
@@ -116,9 +117,6 @@ func serve(args []string, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := newServer(cfg, st, logger, secureDie)
-	if *tcpAddr == "" && *wsAddr == "" {
-		return errors.New("serve: give --tcp or --ws")
-	}
 	if *tcpAddr != "" {
 		l, err := net.Listen("tcp", *tcpAddr)
 		if err != nil {

@@ -59,6 +59,7 @@ type Command struct {
 	// Aliases are other names the subcommand answers to.
 	Aliases []string
 	// Args shows the positional arguments in the usage line ("IN OUT").
+	// The usage line puts "[flags]" after them, unless Args places it.
 	Args string
 	// Summary says in one line what the command does; --help prints it
 	// first.
@@ -167,10 +168,12 @@ func UsageText(prog string, c *Command, fs *pflag.FlagSet) string {
 		}
 	}
 	flags := fs.FlagUsages()
+	if flags != "" && !strings.Contains(c.Args, "[flags]") {
+		b.WriteString(" [flags]")
+	}
+	b.WriteString("\n")
 	if flags != "" {
-		b.WriteString(" [flags]\n\nflags:\n" + flags)
-	} else {
-		b.WriteString("\n")
+		b.WriteString("\nflags:\n" + flags)
 	}
 	return b.String()
 }

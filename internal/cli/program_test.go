@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -152,5 +153,20 @@ func TestVersionLine(t *testing.T) {
 	}
 	if v := Version("prog"); !strings.HasPrefix(v, "prog ") {
 		t.Errorf("Version = %q", v)
+	}
+}
+
+// TestUsageFlagsPlace: Args may place "[flags]" itself, before arguments
+// that end the flags ("-- ENGINE ARGS").
+func TestUsageFlagsPlace(t *testing.T) {
+	c := &Command{Args: "[flags] -- ENGINE [ARGS...]"}
+	fs := c.FlagSet("bridge", io.Discard, io.Discard)
+	fs.String("user", "", "account name")
+	if got := UsageText("bridge", c, fs); !strings.HasPrefix(got, "usage: bridge [flags] -- ENGINE [ARGS...]\n\nflags:\n      --user string") {
+		t.Errorf("usage %q", got)
+	}
+	plain := &Command{Name: "stop", Args: "CONTROL.toml"}
+	if got := UsageText("ringmaster", plain, plain.FlagSet("ringmaster", io.Discard, io.Discard)); got != "usage: ringmaster stop CONTROL.toml\n" {
+		t.Errorf("usage without flags %q", got)
 	}
 }
