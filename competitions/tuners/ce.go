@@ -265,7 +265,9 @@ func (t *ceTuner) finishGeneration() {
 	if t.gen < t.cfg.NumberOfGenerations {
 		t.startGeneration()
 	} else {
-		t.samples, t.wins, t.recorded = nil, nil, 0
+		// Done: the report keeps showing the last generation's wins, as
+		// gomill's does.
+		t.samples, t.recorded = nil, 0
 	}
 }
 

@@ -43,13 +43,15 @@ func TestMCGrid(t *testing.T) {
 		{"integer rounds half up", []MCParameter{{Code: "x", Min: 0, Max: 4, Split: 4, Integer: true}},
 			[][]int{{0}, {1}, {2}, {3}}, []string{"1", "2", "3", "4"}},
 		{"log", []MCParameter{{Code: "x", Scale: "log", Min: 1, Max: 100, Split: 2}},
-			[][]int{{0}, {1}}, []string{fmt.Sprint(math.Exp(0.25 * math.Log(100))), fmt.Sprint(math.Exp(0.75 * math.Log(100)))}},
+			[][]int{{0}, {1}}, []string{"3.16227766017", "31.6227766017"}}, // 100^0.25, 100^0.75 to 12 digits
 		{"log integer", []MCParameter{{Code: "x", Scale: "log", Min: 1, Max: 100, Split: 2, Integer: true}},
 			[][]int{{0}, {1}}, []string{"3", "32"}},
 		{"explicit", []MCParameter{{Code: "x", Scale: "explicit", Values: []any{"a", int64(-2), 0.5, true}}},
 			[][]int{{0}, {1}, {2}, {3}}, []string{"a", "-2", "0.5", "true"}},
 		{"explicit with fewer slices", []MCParameter{{Code: "x", Scale: "explicit", Values: []any{"a", "b", "c", "d"}, Split: 2}},
 			[][]int{{0}, {1}, {0, 1}, {1, 0}}, []string{"b", "d", "b", "c"}},
+		{"12 significant digits", []MCParameter{{Code: "x", Min: 0, Max: 1, Split: 5}},
+			[][]int{{1}, {3}}, []string{"0.3", "0.7"}}, // 0.2+0.1 is 0.30000000000000004 in binary
 		{"depth 2", []MCParameter{{Code: "x", Min: 0, Max: 1, Split: 4}},
 			[][]int{{1, 2}, {3, 3}}, []string{"0.40625", "0.96875"}},
 	}
@@ -180,6 +182,11 @@ func TestMCExpands(t *testing.T) {
 	}
 	if err := tu.Record(g, 1); err != nil {
 		t.Fatal(err)
+	}
+	// The result counts at every node of the path and at the root.
+	leaf := tu.root.children[0].children[g.Detail[2]-'0']
+	if n := tu.root.children[0]; n.visits != 3 || n.wins != 3 || leaf.visits != 2 || leaf.wins != 2 || tu.root.visits != 4 || tu.root.wins != 3 {
+		t.Errorf("after a win at %s: node %d/%d, leaf %d/%d, root %d/%d", g.Detail, n.wins, n.visits, leaf.wins, leaf.visits, tu.root.wins, tu.root.visits)
 	}
 	if err := tu.Issued(tu.game(3, []int{0, 0, 1})); err == nil {
 		t.Error("a path deeper than max_depth was accepted")

@@ -79,7 +79,7 @@ func TestSPSAUpdate(t *testing.T) {
 	if g0.A.Name != "i1+" || g0.B == nil || g0.B.Name != "i1-" || g1.A.Name != "i1-" || g1.B.Name != "i1+" {
 		t.Fatalf("pair games: %s v %v, %s v %v", g0.A.Name, g0.B, g1.A.Name, g1.B)
 	}
-	if math.Abs(math.Abs(g0.A.Params["x"].Num-50)-tu.ck(0, 1)) > 1e-12 || math.Abs(g0.A.Params["x"].Num+g0.B.Params["x"].Num-100) > 1e-12 {
+	if math.Abs(math.Abs(g0.A.Params["x"].Num-50)-tu.ck(0, 1)) > 1e-9 || math.Abs(g0.A.Params["x"].Num+g0.B.Params["x"].Num-100) > 1e-9 {
 		t.Fatalf("plus %v minus %v around 50 by c_1 %v", g0.A.Params["x"], g0.B.Params["x"], tu.ck(0, 1))
 	}
 	flip, theta := playIteration(t, tu, 1, 0)

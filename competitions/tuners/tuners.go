@@ -35,9 +35,9 @@ import (
 // Value is one parameter's value in a candidate.
 type Value struct {
 	// Text fills the {code} placeholder in the candidate's command and
-	// arguments: integers without a decimal point, other numbers in their
-	// shortest exact decimal form (an exponent only below 1e-4 or from
-	// 1e21 on), explicit values as given.
+	// arguments: integers without a decimal point, other numbers as %g
+	// with 12 significant digits ("0.3", "1.5e-05"), explicit values as
+	// given.
 	Text string
 	// Num is the numeric value, for reports and means; NaN for an explicit
 	// value that is not a number.
@@ -208,27 +208,29 @@ func checkCodes(codes []string) error {
 	return nil
 }
 
-// NumberValue returns the Value of a number; integer rounds it half up
-// first.
+// NumberValue returns the Value of a number: integer rounds it half up
+// first; Num is the value Text says, so what a report shows is what the
+// engine plays.
 func NumberValue(x float64, integer bool) Value {
 	if integer {
 		x = math.Floor(x + 0.5)
 	}
-	return Value{Text: formatNumber(x), Num: x}
+	text := formatNumber(x)
+	num, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		num = x
+	}
+	return Value{Text: text, Num: num}
 }
 
-// formatNumber writes x in its shortest exact decimal form, with an
-// exponent only for magnitudes below 1e-4 or from 1e21 on, where an
-// engine's option parser is more likely to meet one than a long string of
-// zeros.
+// formatNumber writes x as %g does with 12 significant digits (as
+// Python's str, and so gomill, shows a float): trailing zeros dropped, so
+// 0.1+0.2 is "0.3", and an exponent only below 1e-4 or from 1e12 on.
 func formatNumber(x float64) string {
 	if x == 0 {
 		return "0" // also for -0
 	}
-	if a := math.Abs(x); a >= 1e-4 && a < 1e21 {
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
+	return strconv.FormatFloat(x, 'g', 12, 64)
 }
 
 // jsonValue is how a Value appears in JSON: its number when it has one,

@@ -22,7 +22,7 @@ func mc1(games int) func(int64) (Tuner, error) {
 	return func(seed int64) (Tuner, error) {
 		return NewMC(MCConfig{
 			Parameters:             []MCParameter{{Code: "x", Min: 0, Max: 1, Split: 5}},
-			ExplorationCoefficient: 0.2, InitialVisits: 2, InitialWins: 1, MaxDepth: 3, NumberOfGames: games,
+			ExplorationCoefficient: 0.5, InitialVisits: 2, InitialWins: 1, MaxDepth: 3, NumberOfGames: games,
 		}, seed)
 	}
 }
@@ -31,7 +31,7 @@ func mc2(games int) func(int64) (Tuner, error) {
 	return func(seed int64) (Tuner, error) {
 		return NewMC(MCConfig{
 			Parameters:             []MCParameter{{Code: "x", Min: 0, Max: 1, Split: 4}, {Code: "y", Min: 0, Max: 1, Split: 4}},
-			ExplorationCoefficient: 0.2, InitialVisits: 2, InitialWins: 1, MaxDepth: 3, NumberOfGames: games,
+			ExplorationCoefficient: 0.5, InitialVisits: 2, InitialWins: 1, MaxDepth: 3, NumberOfGames: games,
 		}, seed)
 	}
 }
