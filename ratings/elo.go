@@ -71,7 +71,17 @@ func ScoreInterval(points, n, level float64) (low, high float64) {
 	z2n := z * z / n
 	centre := (s + z2n/2) / (1 + z2n)
 	half := z * math.Sqrt(s*(1-s)/n+z2n/(4*n)) / (1 + z2n)
-	return max(0, centre-half), min(1, centre+half)
+	low, high = max(0, centre-half), min(1, centre+half)
+	// At a score of 0 or 1 the near end is exactly that score; rounding
+	// would leave it a hair inside, a huge finite Elo instead of an
+	// infinite one.
+	switch points {
+	case 0:
+		low = 0
+	case n:
+		high = 1
+	}
+	return low, high
 }
 
 // LOS returns the likelihood of superiority: the probability that the

@@ -53,6 +53,16 @@ func TestEloInterval(t *testing.T) {
 	if !math.IsInf(elo, 1) || !math.IsInf(hi, 1) || !close(lo, EloFromScore(10/(10+1.959964*1.959964)), 1e-3) {
 		t.Errorf("EloInterval(10,0,0) = %g (%g .. %g)", elo, lo, hi)
 	}
+	// At any n the estimate and the far bound of a clean sweep are
+	// infinite, not a huge finite number left by rounding.
+	for _, n := range []float64{1, 3, 40, 1000} {
+		if elo, lo, hi := EloInterval(n, 0, 0, 0.95); !math.IsInf(elo, 1) || !math.IsInf(hi, 1) || math.IsInf(lo, 0) {
+			t.Errorf("EloInterval(%g,0,0) = %g (%g .. %g)", n, elo, lo, hi)
+		}
+		if elo, lo, hi := EloInterval(0, n, 0, 0.95); !math.IsInf(elo, -1) || !math.IsInf(lo, -1) || math.IsInf(hi, 0) {
+			t.Errorf("EloInterval(0,%g,0) = %g (%g .. %g)", n, elo, lo, hi)
+		}
+	}
 	// All losses: the mirror image.
 	if elo2, lo2, hi2 := EloInterval(0, 10, 0, 0.95); !math.IsInf(elo2, -1) || !math.IsInf(lo2, -1) || !close(hi2, -lo, 1e-9) {
 		t.Errorf("EloInterval(0,10,0) = %g (%g .. %g)", elo2, lo2, hi2)
