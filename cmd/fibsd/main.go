@@ -35,9 +35,13 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage:
-  fibsd serve [--db FILE] [--tcp ADDR] [--ws ADDR] [--records DIR] [--register] [limits]
-  fibsd adduser [--db FILE] NAME   (the password is read from stdin)
+const usage = `usage: fibsd COMMAND [flags] ARGS
+
+commands:
+  serve [--db FILE] [--tcp ADDR] [--ws ADDR] [--records DIR] [--register] [limits]
+                     serve clients and bots until interrupted
+  adduser [--db FILE] NAME
+                     create an account (the password is read from stdin)
 
 Run 'fibsd COMMAND --help' for a command's flags.
 `

@@ -86,6 +86,9 @@ func serve(ctx context.Context, o options, stdin io.Reader, stdout io.Writer) er
 	case !o.noPatterns:
 		cfg.Patterns, err = pattern.Default()
 	}
+	if err != nil && o.patterns != "" {
+		return fmt.Errorf("patterns %s: %w", o.patterns, err)
+	}
 	if err != nil {
 		return fmt.Errorf("patterns: %w", err)
 	}
