@@ -66,26 +66,24 @@ type mcNode struct {
 }
 
 type mcTuner struct {
-	cfg        MCConfig
-	seed       int64
-	codes      []string
-	splits     []int
-	branching  int
-	coords     [][]int // child index -> coordinates, first dimension slowest
-	explicit   [][]Value
-	maxDepth   int
-	summary    []int
-	root       *mcNode
-	nodeCount  int
-	played     int
-	inFlight   map[int][]int // game number -> path
-	initValue  float64
-	initRSqrtV float64
+	cfg       MCConfig
+	seed      int64
+	codes     []string
+	splits    []int
+	branching int
+	coords    [][]int // child index -> coordinates, first dimension slowest
+	explicit  [][]Value
+	maxDepth  int
+	summary   []int
+	root      *mcNode
+	nodeCount int
+	played    int
+	inFlight  map[int][]int // game number -> path
 }
 
 // NewMC returns an mc_tuner.
 func NewMC(cfg MCConfig, seed int64) (Tuner, error) {
-	t := &mcTuner{cfg: cfg, seed: seed, maxDepth: cfg.MaxDepth, summary: cfg.SummarySpec}
+	t := &mcTuner{cfg: cfg, seed: seed, maxDepth: cfg.MaxDepth, summary: slices.Clone(cfg.SummarySpec)}
 	codes := make([]string, len(cfg.Parameters))
 	for i, p := range cfg.Parameters {
 		codes[i] = p.Code
@@ -183,8 +181,6 @@ func NewMC(cfg MCConfig, seed int64) (Tuner, error) {
 		}
 		t.coords[child] = v
 	}
-	t.initValue = float64(cfg.InitialWins) / float64(cfg.InitialVisits)
-	t.initRSqrtV = 1 / math.Sqrt(float64(cfg.InitialVisits))
 	t.root = &mcNode{wins: cfg.InitialWins, visits: cfg.InitialVisits}
 	t.nodeCount = 1
 	t.expand(t.root)
