@@ -595,3 +595,23 @@ func TestOverlongLinesBeforeLogin(t *testing.T) {
 		t.Fatalf("%d log lines:\n%s", logged, ts.logs.String())
 	}
 }
+
+// Finding 1: a TCP-style connection whose peer stops reading is dropped
+// once a write has waited cfg.WriteTimeout, even with its queue far from
+// full. The peer is a pipe that never reads: the banner's write blocks.
+func TestWriteTimeoutDropsStalledReader(t *testing.T) {
+	ts := startServer(t, config{WriteTimeout: 100 * time.Millisecond})
+	peer, conn := net.Pipe()
+	defer peer.Close()
+	if err := ts.srv.admit("10.0.0.9"); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan struct{})
+	go func() { ts.srv.serveConn(ts.ctx, conn, "10.0.0.9:4000"); close(served) }()
+	waitFor(t, func() bool { return strings.Contains(ts.logs.String(), "10.0.0.9:4000: write:") })
+	select {
+	case <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection is still served 10 s after its write timed out")
+	}
+}
