@@ -12,6 +12,7 @@ import (
 // variances 1 and 4; with step 0.25 from means (0, 6) and variances
 // (2, 8): mean 0.25·2 + 0.75·0 = 0.5, variance 0.25·1 + 0.75·2 = 1.75;
 // mean 0.25·10 + 0.75·6 = 7, variance 0.25·4 + 0.75·8 = 7.
+// gomill 0.8.3's update_distribution gives the same: [(0.5, 1.75), (7.0, 7.0)].
 func TestCEUpdateByHand(t *testing.T) {
 	means, vars := updateDistribution([]float64{0, 6}, []float64{2, 8}, [][]float64{{1, 12}, {3, 8}}, 0.25)
 	want := []float64{0.5, 7, 1.75, 7}

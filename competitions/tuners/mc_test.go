@@ -29,6 +29,8 @@ func texts(p Params, codes ...string) string {
 // dimension cut into split slices, each slice's centre, the first
 // parameter changing most slowly, log scales, integers rounded half up,
 // explicit values by ⌊n·f⌋, and sub-slices below the root.
+// The expected values are those gomill 0.8.3's Tree.parameters_for_path
+// and scale functions give for the same settings (run under Python 2.7).
 func TestMCGrid(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -91,6 +93,8 @@ func play(t *testing.T, tu *mcTuner, n int, path []int, score float64) {
 
 // TestMCReport checks gomill's report layout, that only a win counts and
 // that the best parameters follow the most wins.
+// The expected text is what gomill 0.8.3's summarise and
+// Greedy_simulation print for a tree with the same counts.
 func TestMCReport(t *testing.T) {
 	tu := newMCInternal(t, MCConfig{
 		Parameters:    []MCParameter{{Code: "x", Min: 0, Max: 1, Split: 2}},
