@@ -170,10 +170,12 @@ command = [%q, "--claim-score"]
 [players.honest]
 command = [%q]
 
-# The first player plays Black, and Black wins these engines' games.
+# Black wins these engines' games: the liar wins as Black and disputes
+# its losses as White.
 [[matchups]]
 id = "m"
 players = ["honest", "liar"]
+alternating = true
 `, fakeGo, fakeGo))
 	rm, err := ringmaster.New(ctl, games.All()...)
 	if err != nil {
@@ -191,8 +193,8 @@ players = ["honest", "liar"]
 			}
 		}
 	}
-	if disputed == 0 {
-		t.Fatal("the liar lost no game, so nothing was disputed")
+	if disputed != 2 {
+		t.Fatalf("%d disputed games, want the 2 the liar lost as White", disputed)
 	}
 	var text strings.Builder
 	if err := rm.Show(context.Background(), &text); err != nil {
@@ -201,12 +203,19 @@ players = ["honest", "liar"]
 	if want := fmt.Sprintf("honest 0, liar %d; a player with disputes is not rated", disputed); !strings.Contains(text.String(), want) {
 		t.Errorf("the report does not charge the disputes to the liar (want %q):\n%s", want, text.String())
 	}
+	// The liar's 2 wins and no losses would give it an Elo edge.
+	if !strings.Contains(text.String(), "Elo honest - liar: not given: 2 disputed results") {
+		t.Errorf("the matchup's Elo is not withheld:\n%s", text.String())
+	}
 	var js strings.Builder
 	if err := rm.ShowJSON(context.Background(), &js); err != nil {
 		t.Fatal(err)
 	}
 	if want := fmt.Sprintf(`"scoring_disputes":[0,%d]`, disputed); !strings.Contains(strings.Join(strings.Fields(js.String()), ""), want) {
 		t.Errorf("show --json lacks %s:\n%s", want, js.String())
+	}
+	if strings.Contains(js.String(), `"elo":`) || !strings.Contains(js.String(), `"elo_withheld": "2 disputed results`) {
+		t.Errorf("show --json gives an Elo, or not why it is withheld:\n%s", js.String())
 	}
 	_, err = ringmaster.Ratings(context.Background(), []*ringmaster.Ringmaster{rm}, ringmaster.RatingsOptions{})
 	if want := fmt.Sprintf("not rated: liar (%d disputed result", disputed); err == nil || !strings.Contains(err.Error(), want) {

@@ -42,6 +42,8 @@ type JSONMatchup struct {
 	// luck_adjust, over the games analysed).
 	LuckAdjusted *JSONInterval `json:"luck_adjusted_points_per_game,omitempty"`
 	Elo          *JSONInterval `json:"elo,omitempty"`
+	// EloWithheld says why there is no Elo where results were disputed.
+	EloWithheld string `json:"elo_withheld,omitempty"`
 	// LuckAdjustedElo is the Elo from the luck-adjusted results, where
 	// they are win-or-loss scores (backgammon matches).
 	LuckAdjustedElo *JSONInterval `json:"luck_adjusted_elo,omitempty"`
@@ -130,7 +132,7 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	for _, s := range stats {
 		rep.Matchups = append(rep.Matchups, r.jsonMatchup(s))
 	}
-	if jr, ok := r.Comp.Contest.(contest.JSONReporter); ok {
+	if jr, ok := r.sectionOwner().(contest.JSONReporter); ok {
 		rep.Contest = jr.JSONSection(r.field(d, stats))
 	}
 	return rep
@@ -166,7 +168,8 @@ func (r *Ringmaster) jsonMatchup(s *matchupStats) JSONMatchup {
 			jm.LuckAdjustedElo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}
 		}
 	}
-	if s.wins[0] > 0 && s.wins[1] > 0 {
+	jm.EloWithheld = s.eloWithheld()
+	if s.wins[0] > 0 && s.wins[1] > 0 && jm.EloWithheld == "" {
 		elo, lo, hi := ratings.EloInterval(s.wins[0], s.wins[1], 0, 0.95)
 		if finite(elo, lo, hi) {
 			jm.Elo = &JSONInterval{Value: JSONFloat(elo), Low: JSONFloat(lo), High: JSONFloat(hi)}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gamemill/gamemill/ratings"
 	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/referee"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
@@ -58,7 +59,7 @@ func (r *Ringmaster) gather(d reportData) []*matchupStats {
 	results := d.results
 	var list []*matchupStats
 	byID := map[string]*matchupStats{}
-	for _, m := range r.Comp.Matchups {
+	for _, m := range r.matchupsFrom(results) {
 		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{}, sprt: newSPRTTally(m),
 			scale: r.pointsScale(m.Settings)}
 		byID[m.ID] = s
@@ -166,6 +167,22 @@ func (s *matchupStats) add(res store.GameResult, luckAdjusted *[2]float64) {
 		s.decisions[i] += sides[i].Decisions
 	}
 }
+
+// eloWithheld says why the matchup's Elo is not given, or returns "": a
+// disputed result (referee.StatDisputes) is no result, so an Elo from the
+// wins would count the undisputed games only.
+func (s *matchupStats) eloWithheld() string {
+	d := s.totals[referee.StatDisputes]
+	if d == [2]int{} {
+		return ""
+	}
+	return fmt.Sprintf("%s, which an Elo from the wins would leave out (%s %d, %s %d)",
+		plural(s.unknownDisputed(), "disputed result"), s.m.PlayerA, d[0], s.m.PlayerB, d[1])
+}
+
+// unknownDisputed is how many of the matchup's games were left unsettled
+// (no winner, not a draw, not the move limit).
+func (s *matchupStats) unknownDisputed() int { return s.unknown - s.atMoveLimit }
 
 // summary is the points-per-game estimate: by pairs for paired dice (each
 // pair's sum is one sample, which cancels most of the dice luck), by games
