@@ -248,3 +248,122 @@ func playAnswer(s *backgammon.State, kind, answer string, dice *backgammon.Dice)
 	}
 	return s.Drop()
 }
+
+// deepChoicesFile holds the default player's choices at 1 and 2 plies in
+// the first decisions of choicesFile: one line a decision, "plies kind
+// positionID matchID answer".
+const deepChoicesFile = "testdata/choices-deep.txt.gz"
+
+// deepChoices is how many of choicesFile's decisions deepChoicesFile
+// answers at each depth.
+var deepChoices = map[int]int{1: 1500, 2: 300}
+
+// TestDeepChoicesUnchanged is TestChoicesUnchanged for the searches at 1
+// and 2 plies, whose pruning network and evaluation cache the 0-ply
+// decisions do not use.
+func TestDeepChoicesUnchanged(t *testing.T) {
+	if *writeChoices {
+		writeDeepChoicesFile(t)
+	}
+	if testing.Short() {
+		t.Skip("replays searches of thousands of decisions")
+	}
+	f, err := os.Open(deepChoicesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := map[string]*bgbot.Bot{}
+	same, n := 0, 0
+	var differ []string
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fs := strings.Fields(line)
+		if len(fs) != 5 {
+			t.Fatalf("%s: bad line %q", deepChoicesFile, line)
+		}
+		bot := bots[fs[0]]
+		if bot == nil {
+			var plies int
+			fmt.Sscan(fs[0], &plies)
+			bot = deepBot(t, plies)
+			bots[fs[0]] = bot
+		}
+		s, err := gnubgid.DecodeState(fs[2], fs[3], choicesRules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := answerOf(bot, fs[1], s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if got == fs[4] {
+			same++
+		} else {
+			differ = append(differ, fmt.Sprintf("%s: %s, recorded %s", line, got, fs[4]))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d of %d choices identical", same, n)
+	if len(differ) > 0 {
+		t.Errorf("%d choices differ:\n%s", len(differ), strings.Join(differ, "\n"))
+	}
+}
+
+// deepBot is the bot of the engine with default options searching plies
+// deep.
+func deepBot(t *testing.T, plies int) *bgbot.Bot {
+	t.Helper()
+	o := DefaultOptions()
+	o.Plies = plies
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.Bot()
+}
+
+// writeDeepChoicesFile answers the first decisions of choicesFile at each
+// depth of deepChoices, in the order of the file (the evaluation cache
+// carries from one decision to the next, as in play), and writes them to
+// deepChoicesFile.
+func writeDeepChoicesFile(t *testing.T) {
+	recs := readChoicesFile(t)
+	f, err := os.Create(deepChoicesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	w := bufio.NewWriter(zw)
+	fmt.Fprintf(w, "# plies kind positionID matchID answer: the default bgbot player's choices searching 1 and 2 plies, the first decisions of %s\n", choicesFile)
+	for _, plies := range []int{1, 2} {
+		bot := deepBot(t, plies)
+		for _, r := range recs[:deepChoices[plies]] {
+			s, err := gnubgid.DecodeState(r.pos, r.mid, choicesRules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			answer, err := answerOf(bot, r.kind, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(w, "%d %s %s %s %s\n", plies, r.kind, r.pos, r.mid, answer)
+		}
+	}
+	for _, err := range []error{w.Flush(), zw.Close(), f.Close()} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
