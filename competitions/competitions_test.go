@@ -549,3 +549,48 @@ func TestConcludeKeepsPairsWhole(t *testing.T) {
 		t.Error("a concluded matchup with every issued game fixed should be complete")
 	}
 }
+
+// TestUpdateAddsAndGrowsMatchups: a knockout's later rounds arrive as new
+// plans and a tie-break grows a matchup; games already fixed stay fixed.
+func TestUpdateAddsAndGrowsMatchups(t *testing.T) {
+	s, err := NewScheduler(1, []MatchupPlan{{ID: "r1m1", PlayerA: "a", PlayerB: "b", NumberOfGames: 2, Paired: true}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for {
+		j, ok := s.Issue()
+		if !ok {
+			break
+		}
+		ids = append(ids, j.GameID)
+		if err := s.Fix(j.GameID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !s.Complete() || len(ids) != 2 {
+		t.Fatalf("issued %v, complete %v", ids, s.Complete())
+	}
+	err = s.Update([]MatchupPlan{{ID: "r1m1", PlayerA: "a", PlayerB: "b", NumberOfGames: 4, Paired: true},
+		{ID: "r2m1", PlayerA: "a", PlayerB: "c", NumberOfGames: 2, Paired: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var more []string
+	for {
+		j, ok := s.Issue()
+		if !ok {
+			break
+		}
+		more = append(more, j.GameID)
+		if j.MatchupID == "r1m1" && j.Number < 2 {
+			t.Errorf("game %s issued again", j.GameID)
+		}
+	}
+	if len(more) != 4 {
+		t.Errorf("after update issued %v, want r1m1's games 2 and 3 and r2m1's 0 and 1", more)
+	}
+	if err := s.Update([]MatchupPlan{{ID: "r1m1", NumberOfGames: 5, Paired: true}}); err == nil {
+		t.Error("an odd number of paired games was accepted")
+	}
+}

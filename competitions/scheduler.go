@@ -314,3 +314,38 @@ func (s *Scheduler) Conclude(matchupID string) {
 		}
 	}
 }
+
+// Update brings the scheduler in line with plans that have grown: a plan
+// with a new id adds a matchup (after the others, with no games played),
+// and a known matchup whose NumberOfGames has grown may issue games up to
+// the new number (unless Conclude ended it). Nothing shrinks: a smaller
+// number or a missing plan changes nothing. It serves competitions whose
+// matchups depend on results, such as a knockout.
+func (s *Scheduler) Update(plans []MatchupPlan) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range plans {
+		g := s.byID[p.ID]
+		if g == nil {
+			if p.ID == "" || p.NumberOfGames < 0 || p.Paired && p.NumberOfGames%2 != 0 {
+				return fmt.Errorf("matchup %q: bad plan (%d games, paired %v)", p.ID, p.NumberOfGames, p.Paired)
+			}
+			g = &group{plan: p, limit: p.NumberOfGames, outstanding: make(map[int]string),
+				toReissue: make(map[int]string), fixed: make(map[int]bool)}
+			s.groups = append(s.groups, g)
+			s.byID[p.ID] = g
+			continue
+		}
+		if p.NumberOfGames > g.plan.NumberOfGames {
+			if g.plan.Paired && p.NumberOfGames%2 != 0 {
+				return fmt.Errorf("matchup %s: paired dice need an even number of games, got %d", p.ID, p.NumberOfGames)
+			}
+			concluded := g.limit < g.plan.NumberOfGames
+			g.plan.NumberOfGames = p.NumberOfGames
+			if !concluded {
+				g.limit = p.NumberOfGames
+			}
+		}
+	}
+	return nil
+}

@@ -250,7 +250,7 @@ func (r *Ringmaster) selectMatchups(results []store.GameResult, ids []string) ([
 			names = append(names, id)
 		}
 	}
-	for _, m := range r.Comp.Matchups {
+	for _, m := range r.matchupsFrom(results) {
 		note(m.ID)
 	}
 	for _, res := range results {
@@ -287,7 +287,7 @@ func (r *Ringmaster) analysisReport(g judge.Game, results []store.GameResult, do
 		rep.Matchups = append(rep.Matchups, ma)
 		return ma
 	}
-	for _, m := range r.Comp.Matchups {
+	for _, m := range r.matchupsFrom(results) {
 		if len(only) == 0 || slices.Contains(only, m.ID) {
 			newMatchup(m)
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gamemill/gamemill/competitions"
+	"github.com/gamemill/gamemill/ringmaster/contest"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
@@ -19,7 +20,16 @@ import (
 func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
 	first := map[string]*control.Matchup{}
 	var codes []string
-	for _, m := range r.Comp.Matchups {
+	matchups := r.Comp.Matchups
+	if r.Comp.Planner != nil {
+		// Later matchups are not known yet; every competitor plays under
+		// the top-level settings.
+		matchups = nil
+		for _, c := range r.Comp.Competitors {
+			matchups = append(matchups, r.Comp.Expand(contest.Matchup{ID: "check", A: c, B: c, Games: 1}))
+		}
+	}
+	for _, m := range matchups {
 		if m.NumberOfGames == 0 {
 			continue
 		}
@@ -139,7 +149,8 @@ func (r *Ringmaster) checkConsistency(ctx context.Context, st *store.Store) erro
 		return err
 	}
 	byID := map[string]*control.Matchup{}
-	for _, m := range r.Comp.Matchups {
+	matchups := r.matchupsFrom(results)
+	for _, m := range matchups {
 		byID[m.ID] = m
 	}
 	played := map[string]bool{}
@@ -162,7 +173,7 @@ func (r *Ringmaster) checkConsistency(ctx context.Context, st *store.Store) erro
 	if err != nil {
 		return err
 	}
-	for _, m := range r.Comp.Matchups {
+	for _, m := range matchups {
 		now := settingsText(r.Comp, m)
 		if old, ok := stored[m.ID]; ok && played[m.ID] && (old[0] != r.Comp.Game || old[1] != now) {
 			key := changedKey(old[1], now)

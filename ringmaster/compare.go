@@ -139,7 +139,7 @@ func (r *Ringmaster) firstPlayerResults(ctx context.Context, plies int) (map[str
 		return nil, nil, err
 	}
 	matchups := map[string]*control.Matchup{}
-	for _, m := range r.Comp.Matchups {
+	for _, m := range r.matchupsFrom(results) {
 		matchups[m.ID] = m
 	}
 	out := map[string]map[int]sideResult{}

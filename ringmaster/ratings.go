@@ -205,7 +205,7 @@ func rateResults(sources []ratingSource, opts RatingsOptions) (*RatingsTable, er
 	for _, src := range sources {
 		rm := src.rm
 		matchups := map[string]*control.Matchup{}
-		for _, m := range rm.Comp.Matchups {
+		for _, m := range rm.matchupsFrom(src.results) {
 			matchups[m.ID] = m
 		}
 		ml, knowsLength := rm.Game.(MatchLengther)

@@ -16,6 +16,7 @@ import (
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/ratings"
+	"github.com/gamemill/gamemill/ringmaster/contest"
 	"github.com/gamemill/gamemill/ringmaster/control"
 	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/referee"
@@ -48,11 +49,11 @@ const LuckAdjustPlies = 0
 // MaxParallel is the most games a run plays at once (--parallel).
 const MaxParallel = 1024
 
-// gamesLeft is how many of the competition's planned games are not yet
+// gamesLeft is how many of the matchups' planned games are not yet
 // finished.
-func gamesLeft(c *control.Competition, finished int) int {
+func gamesLeft(matchups []*control.Matchup, finished int) int {
 	planned := 0
-	for _, m := range c.Matchups {
+	for _, m := range matchups {
 		planned += m.NumberOfGames
 	}
 	return max(0, planned-finished)
@@ -93,6 +94,13 @@ type runner struct {
 	// judges are the judges of the luck adjustment by worker slot, made
 	// when first needed; each is used by its slot's goroutine only.
 	judges []judge.Judge
+	// For a competition whose matchups depend on results (a planner):
+	// the results so far in the planner's terms, whether it is done, the
+	// jobs being played, and the workers waiting for new games.
+	planned  []contest.Result
+	planDone bool
+	active   int
+	wake     *sync.Cond
 }
 
 // Run plays the competition until every game is played, a stop is
@@ -155,7 +163,11 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	if err != nil {
 		return Stopped, err
 	}
-	sched, err := competitions.NewScheduler(r.Comp.Seed, r.Comp.Plans(), finished, running)
+	matchups, planned, err := r.startingMatchups(ctx, st)
+	if err != nil {
+		return Stopped, err
+	}
+	sched, err := competitions.NewScheduler(r.Comp.Seed, control.PlansOf(matchups), finished, running)
 	if err != nil {
 		return Stopped, fmt.Errorf("schedule: %w", err)
 	}
@@ -164,8 +176,13 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 		return Stopped, err
 	}
 	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev, engines: engines,
-		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}, judges: make([]judge.Judge, opts.Parallel)}
-	for _, m := range r.Comp.Matchups {
+		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}, judges: make([]judge.Judge, opts.Parallel),
+		planned: planned}
+	run.wake = sync.NewCond(&run.mu)
+	if r.Comp.Planner != nil {
+		_, run.planDone = r.Comp.Planner.Plan(planned)
+	}
+	for _, m := range matchups {
 		run.matchups[m.ID] = m
 		if _, err := r.Game.Referee(m, nil); err != nil {
 			return Stopped, fmt.Errorf("matchup %s: %w", m.ID, err)
@@ -176,7 +193,11 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	}
 	// No more workers than games left to start: a worker is a goroutine,
 	// and each holds two engines while it plays.
-	workers := min(opts.Parallel, max(1, gamesLeft(r.Comp, len(finished))))
+	workers := min(opts.Parallel, max(1, gamesLeft(matchups, len(finished))))
+	if r.Comp.Planner != nil {
+		// How many games are left is not known before they are played.
+		workers = opts.Parallel
+	}
 	if opts.MaxGames >= 0 {
 		workers = min(workers, max(1, opts.MaxGames))
 	}
@@ -212,7 +233,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	case run.stopReason != "":
 		status = Stopped
 		ev.printf("run %d stopped: %s", runID, run.stopReason)
-	case !sched.Complete():
+	case !sched.Complete() || !run.planDone:
 		status = Incomplete
 		ev.printf("run %d ended with games left to play (void games)", runID)
 	default:
@@ -269,6 +290,7 @@ func (run *runner) requestStop(reason string) {
 		run.stopReason = reason
 		run.log.printf("halting competition: %s", reason)
 	}
+	run.wake.Broadcast()
 }
 
 // next issues the next job, honouring stop requests and max-games.
@@ -283,11 +305,32 @@ func (run *runner) next() (competitions.Job, bool) {
 		run.log.printf("halting competition: %s", run.stopReason)
 		return competitions.Job{}, false
 	}
-	job, ok := run.sched.Issue()
-	if ok {
-		run.started++
+	for {
+		job, ok := run.sched.Issue()
+		if ok {
+			run.started++
+			run.active++
+			return job, true
+		}
+		// A competition whose matchups depend on results waits while
+		// games in progress may bring new ones.
+		if run.planDone || run.active == 0 || run.stopReason != "" {
+			return competitions.Job{}, false
+		}
+		run.wake.Wait()
+		if run.stopReason != "" {
+			return competitions.Job{}, false
+		}
 	}
-	return job, ok
+}
+
+// done records that a worker has finished with a job (played, or left
+// void), and wakes the workers waiting for new games.
+func (run *runner) done() {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	run.active--
+	run.wake.Broadcast()
 }
 
 func (run *runner) worker(ctx context.Context, slot int) {
@@ -297,6 +340,7 @@ func (run *runner) worker(ctx context.Context, slot int) {
 			return
 		}
 		run.playJob(ctx, slot, job)
+		run.done()
 	}
 }
 
@@ -305,7 +349,9 @@ func (run *runner) worker(ctx context.Context, slot int) {
 // this run or an earlier one) forfeits it if its engine fails that way
 // again (referee.Seat.VoidedBefore).
 func (run *runner) playJob(ctx context.Context, slot int, job competitions.Job) {
+	run.mu.Lock()
 	m := run.matchups[job.MatchupID]
+	run.mu.Unlock()
 	for attempt := 1; ; attempt++ {
 		voidedBy, err := run.st.VoidedBy(ctx, job.GameID)
 		if err != nil {
@@ -432,6 +478,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	if err := run.sched.Fix(job.GameID); err != nil {
 		run.log.warnf("game %s: %v", job.GameID, err)
 	}
+	run.replan(res)
 	var luck *[2]float64
 	if run.rm.Comp.JudgesGames(m) {
 		luck = run.judgeForLuck(ctx, slot, res)

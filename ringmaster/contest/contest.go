@@ -100,6 +100,31 @@ type Builder interface {
 	// SetCompetitors records the competition's field in order, for the
 	// all-play-all's letters and the reports.
 	SetCompetitors(codes []string)
+	// SetPlanner makes the competition's matchups depend on its results:
+	// the matchups added with Add are then ignored, and the planner says
+	// which matchups there are (a knockout's later rounds).
+	SetPlanner(p Planner)
+}
+
+// Result is one finished game as a planner sees it.
+type Result struct {
+	MatchupID string
+	Number    int // the game's number within its matchup, from 0
+	// Score is the matchup's first player's share: 1 a win, 0 a loss,
+	// 0.5 a game with no winner.
+	Score float64
+}
+
+// Planner is the part of a competition whose matchups depend on results.
+// Its state is rebuilt from the stored results every time (never kept in
+// a side file), so Plan must be a pure function of its argument.
+type Planner interface {
+	// Plan returns every matchup there is given the results so far (in
+	// the order they finished): those played and those to play, in the
+	// order reports list them. A matchup keeps its id, players and
+	// settings once planned; its number of games may grow (a tie-break).
+	// done reports that no matchup will be added and none will grow.
+	Plan(results []Result) (matchups []Matchup, done bool)
 }
 
 // Standing is one matchup's results as a type's report section sees them.
@@ -135,13 +160,16 @@ type Field struct {
 	Competitors []string
 	// Standings are the matchups' results, in the competition's order.
 	Standings []Standing
+	// Results are the finished games, in the order they finished.
+	Results []Result
 	// Ratings fits the ratings on demand (the fit costs time, and most
 	// sections do not need it).
 	Ratings func() Ratings
 }
 
-// Reporter is implemented by a type that prints a section of its own at
-// the head of the full and short reports, before the matchups.
+// Reporter is implemented by a type (or its planner) that prints a
+// section of its own at the head of the full and short reports, before
+// the matchups.
 type Reporter interface {
 	// WriteSection writes the section, ending with a blank line.
 	WriteSection(w io.Writer, f Field)

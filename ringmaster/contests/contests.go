@@ -6,6 +6,7 @@ import (
 	"github.com/gamemill/gamemill/ringmaster/contest"
 	"github.com/gamemill/gamemill/ringmaster/contests/allplayall"
 	"github.com/gamemill/gamemill/ringmaster/contests/gauntlet"
+	"github.com/gamemill/gamemill/ringmaster/contests/knockout"
 	"github.com/gamemill/gamemill/ringmaster/contests/playoff"
 )
 
@@ -15,5 +16,6 @@ func All() []contest.Type {
 		playoff.Type{},
 		allplayall.Type{},
 		gauntlet.Type{},
+		knockout.Type{},
 	}
 }

@@ -70,6 +70,10 @@ func (b *builder) Errors() int              { return len(b.l.errs) }
 func (b *builder) SetCompetitors(codes []string) {
 	b.c.Competitors = codes
 }
+func (b *builder) SetPlanner(p contest.Planner) {
+	b.c.Planner = p
+	b.c.defaults = b.defaults
+}
 
 func (b *builder) CheckSettings() {
 	b.defaults.settings.Check(func(key, format string, args ...any) { b.l.errorf(b.p.Key(key), format, args...) })
@@ -118,4 +122,15 @@ func (l *loader) errorsWithin(p keyPath) int {
 		}
 	}
 	return n
+}
+
+// Expand turns a planned matchup into a matchup with the competition's
+// top-level settings, as Add does for a matchup without a table.
+func (c *Competition) Expand(am contest.Matchup) *Matchup {
+	m := &Matchup{ID: am.ID, Name: am.Name, PlayerA: am.A, PlayerB: am.B, NumberOfGames: am.Games, Alternating: am.Alternating,
+		Settings: c.defaults.settings.Clone(), MoveLimit: c.defaults.moveLimit, SPRT: c.defaults.sprt}
+	if m.Name == "" {
+		m.Name = m.PlayerA + " v " + m.PlayerB
+	}
+	return m
 }

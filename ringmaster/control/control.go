@@ -76,7 +76,12 @@ type Competition struct {
 	Type string // the competition type's name (competition_type)
 	// Contest is the competition type, from contests.All.
 	Contest contest.Type
-	Game    string // the game's name
+	// Planner, when set, says which matchups there are from the results
+	// (a knockout); Matchups is then empty, and Expand makes a planned
+	// matchup with the top-level settings.
+	Planner  contest.Planner
+	defaults matchupDefaults
+	Game     string // the game's name
 	// KeyLines maps key paths ("matchups[1].match_length") to their lines,
 	// for messages about the file after it is loaded.
 	KeyLines map[string]int

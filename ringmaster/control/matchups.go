@@ -73,9 +73,12 @@ func (c *Competition) Where(m *Matchup, key string) string {
 }
 
 // Plans returns the matchups as the competitions package schedules them.
-func (c *Competition) Plans() []competitions.MatchupPlan {
-	plans := make([]competitions.MatchupPlan, len(c.Matchups))
-	for i, m := range c.Matchups {
+func (c *Competition) Plans() []competitions.MatchupPlan { return PlansOf(c.Matchups) }
+
+// PlansOf returns matchups as the competitions package schedules them.
+func PlansOf(matchups []*Matchup) []competitions.MatchupPlan {
+	plans := make([]competitions.MatchupPlan, len(matchups))
+	for i, m := range matchups {
 		plans[i] = competitions.MatchupPlan{
 			ID:            m.ID,
 			PlayerA:       m.PlayerA,

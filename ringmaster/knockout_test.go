@@ -1,0 +1,115 @@
+package ringmaster_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/games"
+)
+
+// knockoutControl: six bgbot settings in a bracket of 3-point matches with
+// paired dice, two games a match; seeds 1 and 2 get byes.
+const knockoutControl = `
+competition_type = "knockout"
+game = "backgammon"
+seed = 17
+match_length = 3
+dice = "paired"
+number_of_games = 2
+competitors = ["net", "heuristic", "noisy", "rand1", "rand2", "rand3"]
+
+[players.net]
+kind = "builtin"
+args = ["--level", "net"]
+[players.heuristic]
+kind = "builtin"
+args = ["--level", "heuristic"]
+[players.noisy]
+kind = "builtin"
+args = ["--level", "net", "--noise", "0.3", "--seed", "3"]
+[players.rand1]
+kind = "builtin"
+args = ["--level", "random", "--seed", "1"]
+[players.rand2]
+kind = "builtin"
+args = ["--level", "random", "--seed", "2"]
+[players.rand3]
+kind = "builtin"
+args = ["--level", "random", "--seed", "3"]
+`
+
+func runKnockout(t *testing.T, dir string, maxGames []int, parallel int) (ringmaster.RunStatus, []row, map[string]any) {
+	t.Helper()
+	path := filepath.Join(dir, "ko.toml")
+	if err := os.WriteFile(path, []byte(knockoutControl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var status ringmaster.RunStatus
+	for _, n := range maxGames {
+		rm, err := ringmaster.New(path, games.All()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var display, errs strings.Builder
+		status, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: parallel, MaxGames: n, Quiet: true, Display: &display, Errors: &errs})
+		if err != nil {
+			t.Fatalf("run (max games %d): %v\n%s", n, err, errs.String())
+		}
+	}
+	rm, err := ringmaster.New(path, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js strings.Builder
+	if err := rm.ShowJSON(context.Background(), &js); err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return status, readResults(t, rm.DBPath()), rep
+}
+
+// TestKnockoutPlaysItsBracket runs a bracket to its winner and checks
+// that a run stopped mid-round and resumed plays the same games with the
+// same results as a run never stopped.
+func TestKnockoutPlaysItsBracket(t *testing.T) {
+	status, whole, rep := runKnockout(t, t.TempDir(), []int{-1}, 2)
+	if status != ringmaster.Finished {
+		t.Fatalf("status %v, want finished", status)
+	}
+	contest, _ := rep["contest"].(map[string]any)
+	winner, _ := contest["winner"].(string)
+	if winner == "" {
+		t.Fatalf("no winner in the JSON report: %v", rep["contest"])
+	}
+	matchups := map[string]bool{}
+	for _, r := range whole {
+		matchups[r.matchup] = true
+	}
+	// Six players: round 1 has two matches (seeds 3-6), then two
+	// semi-finals and the final; each match 2 games or more on a tie.
+	for _, id := range []string{"r1m2", "r1m4", "r2m1", "r2m2", "r3m1"} {
+		if !matchups[id] {
+			t.Errorf("no games of matchup %s; played %v", id, matchups)
+		}
+	}
+	if matchups["r1m1"] || matchups["r1m3"] {
+		t.Error("a bye was played")
+	}
+	resumed := t.TempDir()
+	status, parts, _ := runKnockout(t, resumed, []int{1, 2, 3, -1}, 1)
+	if status != ringmaster.Finished {
+		t.Fatalf("resumed status %v, want finished", status)
+	}
+	if fmt.Sprint(parts) != fmt.Sprint(whole) {
+		t.Errorf("stopped and resumed:\n%v\nuninterrupted:\n%v", parts, whole)
+	}
+}
