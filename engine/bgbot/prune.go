@@ -106,13 +106,11 @@ func (p *Pruner) scratch() *prunerScratch {
 func (p *Pruner) equity(b *backgammon.Board, s *prunerScratch) float32 {
 	s.in = encodeRaw(b, s.in[:0])
 	copy(s.h, p.b1)
-	for _, x := range s.in {
-		axpy(s.h, p.w1[x.index*p.hidden:(x.index+1)*p.hidden], x.value)
-	}
+	pruneRows(s.h, p.w1, s.in)
+	sigmoids(s.h)
 	out := p.b2
 	for j, v := range s.h {
-		s.h[j] = sigmoid(v)
-		out += s.h[j] * p.w2[j]
+		out += v * p.w2[j]
 	}
 	return out
 }

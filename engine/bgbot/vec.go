@@ -83,3 +83,12 @@ func sigmoidsGo(h []float32) {
 		h[j] = sigmoid(v)
 	}
 }
+
+// pruneRowsGo adds to h each input's value times its row of w1 (len(h)
+// wide).
+func pruneRowsGo(h, w1 []float32, in []rawInput) {
+	H := len(h)
+	for _, x := range in {
+		axpy(h, w1[x.index*H:(x.index+1)*H], x.value)
+	}
+}

@@ -76,6 +76,23 @@ func sigmoids(h []float32) {
 	}
 }
 
+// pruneRows adds to h (the pruner's hidden sums) each input's value times
+// its row of w1, len(h) wide, as axpy does, bit for bit: in one AVX-512
+// register where the processor has it and h is 16 wide.
+func pruneRows(h, w1 []float32, in []rawInput) {
+	H := len(h)
+	if !hasAVX512 || H != 16 {
+		pruneRowsGo(h, w1, in)
+		return
+	}
+	for _, x := range in {
+		if uint(x.index) >= uint(len(w1)/H) {
+			panic("bgbot: pruner input out of range")
+		}
+	}
+	pruneRowsAVX512(h, w1, in)
+}
+
 // The assembly in vec_amd64.s; each reads len(dst) (or len(a)) elements
 // of both slices, which the wrappers above guarantee exist.
 
@@ -100,6 +117,11 @@ func rowsAVX512(dst, w []float32, stride int, nz []int32, x []float32)
 //
 //go:noescape
 func sigmoidsAVX512(h []float32, table *float32, out []uint16)
+
+// pruneRowsAVX512 is pruneRows for 16 hidden units, unchecked.
+//
+//go:noescape
+func pruneRowsAVX512(dst, w []float32, in []rawInput)
 
 //go:noescape
 func rowsAVX2(dst, w []float32, stride int, nz []int32, x []float32)

@@ -416,3 +416,28 @@ sigloop:
 sigdone:
 	VZEROUPPER
 	RET
+
+// func pruneRowsAVX512(dst []float32, w []float32, in []rawInput)
+// dst holds 16 sums; for each input in order, dst += value * its row (16
+// wide, at w + index*64 bytes), as axpy does, in one register.
+TEXT ·pruneRowsAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ w_base+24(FP), SI
+	MOVQ in_base+48(FP), BX
+	MOVQ in_len+56(FP), CX
+	VMOVUPS (DI), Z0
+	TESTQ CX, CX
+	JZ    prunestore
+pruneloop:
+	MOVQ    (BX), AX         // index
+	SHLQ    $6, AX
+	VBROADCASTSS 8(BX), Z1   // value
+	VMULPS  (SI)(AX*1), Z1, Z2
+	VADDPS  Z2, Z0, Z0
+	ADDQ    $16, BX
+	DECQ    CX
+	JNZ     pruneloop
+prunestore:
+	VMOVUPS Z0, (DI)
+	VZEROUPPER
+	RET
