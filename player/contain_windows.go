@@ -46,4 +46,5 @@ func destroyCgroup(string, time.Duration) error { return errNoContainment }
 func removeEmptyCgroups()                       {}
 func killTokenHolders(string) []int             { return nil }
 func processStart(int) (uint64, error)          { return 0, errNoContainment }
+func processCPU(int) (time.Duration, error)     { return 0, errNoContainment }
 func bootID() string                            { return "" }

@@ -376,6 +376,43 @@ func (p *Process) CPUTime() time.Duration {
 	}
 }
 
+// CPUSoFar returns the CPU time the engine process has used up to now,
+// counted as CPUTime counts it, while it runs too: the difference of two
+// readings is what it used in between (a game, for an engine kept between
+// games). While the process runs the figure comes from /proc, to 10 ms;
+// after it has been reaped it is CPUTime's. Elsewhere than Linux a running
+// process gives an error.
+func (p *Process) CPUSoFar() (time.Duration, error) {
+	select {
+	case <-p.exited:
+		return p.cpu, nil
+	default:
+	}
+	cpu, err := processCPU(p.pid)
+	if err != nil {
+		select {
+		case <-p.exited: // reaped while we read
+			return p.cpu, nil
+		default:
+		}
+		return 0, fmt.Errorf("engine %s (pid %d): cpu time: %w", p.name, p.pid, err)
+	}
+	return cpu, nil
+}
+
+// Usable says whether the engine can take another command: it has not
+// exited, Close has not started, and no error has broken the channel (a
+// timeout, a malformed response, a closed pipe; a failure response leaves
+// it usable).
+func (p *Process) Usable() bool {
+	select {
+	case <-p.exited:
+		return false
+	default:
+	}
+	return !p.closing.Load() && p.ctrl.Err() == nil
+}
+
 // newToken returns a random token naming one engine's descendants.
 func newToken() (string, error) {
 	var b [16]byte
