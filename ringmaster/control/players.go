@@ -21,6 +21,23 @@ const (
 	KindBuiltin = "builtin"
 )
 
+// When a player's engine process is restarted (the restart key).
+const (
+	// RestartPerGame starts a fresh process for every game (gomill's way).
+	RestartPerGame = "per_game"
+	// RestartOnError keeps the process for the next game of the same
+	// player in the same worker unless anything went wrong with it in the
+	// game: a command answered with an error (a failure response
+	// included), a forfeit by its seat, a void game blamed on it, or a
+	// process that exited or can no longer take a command.
+	RestartOnError = "on_error"
+	// RestartNever keeps the process for as long as it can be reset: it is
+	// replaced only when it has exited or its channel is broken (a
+	// timeout, a malformed response, a closed pipe), so an engine that
+	// forfeits by an illegal move or a failure response plays on.
+	RestartNever = "never"
+)
+
 // DefaultStderrLimit is how much of an engine's stderr the event log keeps
 // per game when the control file sets no stderr_limit.
 const DefaultStderrLimit = 1_000_000
@@ -57,9 +74,12 @@ type Player struct {
 	ReliableScorer bool
 	// AllowClaim lets the engine claim a win (Go: gomill-genmove_ex claim).
 	AllowClaim bool
-	Plies      int      // KindGnubg only
-	Noise      float64  // KindGnubg only
-	Args       []string // KindBuiltin only
+	// Restart is when the engine process is replaced: RestartPerGame (the
+	// default), RestartOnError or RestartNever. KindProtocol only.
+	Restart string
+	Plies   int      // KindGnubg only
+	Noise   float64  // KindGnubg only
+	Args    []string // KindBuiltin only
 }
 
 // playerSetting is one player key: the kinds of player that may set it
@@ -170,6 +190,18 @@ func playerSettings() []playerSetting {
 				pl.AllowClaim = b
 			}
 		}},
+		{"restart", []string{KindProtocol}, func(l *loader, p keyPath, v any, pl *Player) {
+			s, ok := l.str(p, v)
+			if !ok {
+				return
+			}
+			modes := []string{RestartPerGame, RestartOnError, RestartNever}
+			if !slices.Contains(modes, s) {
+				l.errorf(p, "unknown restart %q (want %s)", s, orList(modes))
+				return
+			}
+			pl.Restart = s
+		}},
 		{"plies", []string{KindGnubg}, func(l *loader, p keyPath, v any, pl *Player) {
 			if n, ok := (Value{l: l, p: p, raw: v}).Int(0, 100); ok {
 				pl.Plies = n
@@ -226,7 +258,8 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 		return nil
 	}
 	errs := len(l.errs)
-	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit, ReliableScorer: true}
+	pl := &Player{Code: code, Kind: KindProtocol, Timeout: DefaultTimeout, StderrLimit: DefaultStderrLimit, ReliableScorer: true,
+		Restart: RestartPerGame}
 	if v, ok := t["kind"]; ok {
 		s, ok := l.str(p.Key("kind"), v)
 		if !ok {
@@ -262,6 +295,9 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 			s.read(l, p.Key(s.key), v, pl)
 		}
 	}
+	if pl.Restart != RestartPerGame && (slices.ContainsFunc(pl.Command, hasSeed) || slices.ContainsFunc(pl.StartupCommands, hasSeed)) {
+		l.errorf(p.Key("restart"), "an engine kept between games would keep its first game's {seed}: use restart = %q with {seed}", RestartPerGame)
+	}
 	if pl.Kind == KindProtocol && len(pl.Command) == 0 && t["command"] == nil {
 		l.errorf(p.Key("command"), "required for a player of kind %q", KindProtocol)
 	}
@@ -270,6 +306,8 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 	}
 	return pl
 }
+
+func hasSeed(s string) bool { return strings.Contains(s, "{seed}") }
 
 // command reads a command as a list of words or a string split like a
 // shell would split it.
