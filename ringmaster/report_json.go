@@ -132,7 +132,7 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	for _, s := range stats {
 		rep.Matchups = append(rep.Matchups, r.jsonMatchup(s))
 	}
-	if jr, ok := r.Comp.Contest.(contest.JSONReporter); ok {
+	if jr, ok := r.sectionOwner().(contest.JSONReporter); ok {
 		rep.Contest = jr.JSONSection(r.field(d, stats))
 	}
 	return rep

@@ -240,14 +240,24 @@ func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 // writeSection prints the competition type's own section (the
 // all-play-all's grid), where it has one.
 func (r *Ringmaster) writeSection(w io.Writer, d reportData, stats []*matchupStats) {
-	if rep, ok := r.Comp.Contest.(contest.Reporter); ok {
+	if rep, ok := r.sectionOwner().(contest.Reporter); ok {
 		rep.WriteSection(w, r.field(d, stats))
 	}
 }
 
+// sectionOwner is what prints the competition's own report sections: its
+// planner where it has one (the planner knows the competition's
+// settings), else its type.
+func (r *Ringmaster) sectionOwner() any {
+	if r.Comp.Planner != nil {
+		return r.Comp.Planner
+	}
+	return r.Comp.Contest
+}
+
 // field is the competition's results as its type's section sees them.
 func (r *Ringmaster) field(d reportData, stats []*matchupStats) contest.Field {
-	f := contest.Field{Competitors: r.Comp.Competitors}
+	f := contest.Field{Competitors: r.Comp.Competitors, Results: contestResults(d.results)}
 	for _, s := range stats {
 		f.Standings = append(f.Standings, contest.Standing{ID: s.m.ID, A: s.m.PlayerA, B: s.m.PlayerB, Played: s.played, Wins: s.wins})
 	}

@@ -59,7 +59,7 @@ func (r *Ringmaster) gather(d reportData) []*matchupStats {
 	results := d.results
 	var list []*matchupStats
 	byID := map[string]*matchupStats{}
-	for _, m := range r.Comp.Matchups {
+	for _, m := range r.matchupsFrom(results) {
 		s := &matchupStats{m: m, pairs: map[int]*[2]float64{}, pairSeen: map[int]int{}, totals: map[string][2]int{}, sprt: newSPRTTally(m),
 			scale: r.pointsScale(m.Settings)}
 		byID[m.ID] = s
