@@ -87,6 +87,8 @@ type aliased struct {
 	aliases map[string]string
 }
 
+func (a aliased) Unwrap() player.Player { return a.Player }
+
 func (a aliased) Do(ctx context.Context, command string, args ...string) (string, error) {
 	if alias, ok := a.aliases[command]; ok {
 		resp, err := a.Player.Do(ctx, alias, args...)

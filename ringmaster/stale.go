@@ -71,6 +71,8 @@ type trackedPlayer struct {
 	forget func()
 }
 
+func (t *trackedPlayer) Unwrap() player.Player { return t.Player }
+
 func (t *trackedPlayer) Close() error {
 	err := t.Player.Close()
 	t.once.Do(t.forget)

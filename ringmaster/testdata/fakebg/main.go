@@ -105,6 +105,7 @@ func main() {
 	doubles := flag.Bool("doubles", false, "double whenever allowed")
 	spew := flag.Int("spew", 0, "bytes of stderr to write at each genmove")
 	orphan := flag.String("setsid-child", "", "start a sleeping child that leaves our session (setsid) and write its pid to this file")
+	burnStart := flag.Duration("burn-start", 0, "use this much CPU before reading any command (an engine's start-up cost)")
 	flag.Parse()
 	if *orphan != "" {
 		child := exec.Command("sleep", "600")
@@ -116,6 +117,7 @@ func main() {
 		os.WriteFile(*orphan, []byte(strconv.Itoa(child.Process.Pid)), 0o644)
 	}
 	time.Sleep(*slow)
+	burn(*burnStart)
 	// Tell the ringmaster's log which game and worker this process serves.
 	fmt.Fprintf(os.Stderr, "fakebg: game %q slot %q\n", os.Getenv("GAMEMILL_GAME_ID"), os.Getenv("GAMEMILL_SLOT"))
 	srv := protocol.NewServer("fakebg", "1")
@@ -123,5 +125,22 @@ func main() {
 	if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fakebg:", err)
 		os.Exit(1)
+	}
+}
+
+// burn keeps the CPU busy until the process has used d of CPU time.
+func burn(d time.Duration) {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	for x := uint64(1); cpu() < d; x++ {
+		for i := 0; i < 100000; i++ {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+		if x == 0 {
+			fmt.Fprint(os.Stderr, "")
+		}
 	}
 }
