@@ -84,7 +84,10 @@ type runner struct {
 	// engines lists the running engines in CODE.engines, for the run after
 	// a crash.
 	engines *engineRegistry
-	disp    *display
+	// pool hands out the engines, keeping those whose restart allows it
+	// between a slot's games.
+	pool *enginePool
+	disp *display
 
 	mu         sync.Mutex
 	stopReason string
@@ -177,7 +180,8 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	}
 	run := &runner{rm: r, opts: opts, st: st, sched: sched, runID: runID, log: ev, engines: engines,
 		matchups: map[string]*control.Matchup{}, sprts: map[string]*sprtTally{}, judges: make([]judge.Judge, opts.Parallel),
-		planned: planned}
+		planned: planned, pool: newEnginePool(r)}
+	defer run.pool.close()
 	run.wake = sync.NewCond(&run.mu)
 	if r.Comp.Planner != nil {
 		_, run.planDone = r.Comp.Planner.Plan(planned)
@@ -222,6 +226,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	stopWatch := make(chan struct{})
 	go run.watchStop(ctx, stopWatch)
 	wg.Wait()
+	run.pool.close()
 	close(stopWatch)
 	run.disp.stop()
 
@@ -430,7 +435,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	}
 	codes := [2]string{job.PlayerA, job.PlayerB}
 	var seats [2]referee.Seat
-	var players [2]player.Player
+	var players [2]*gameEngine
 	defer func() {
 		for _, p := range players {
 			if p != nil {
@@ -444,7 +449,11 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		if transcript != nil {
 			o.transcript = transcript.hook(code)
 		}
-		p, err := run.rm.launch(ctx, run.rm.Comp.Players[code], o)
+		nth := 0
+		if i == 1 && codes[0] == code {
+			nth = 1
+		}
+		p, err := run.pool.acquire(ctx, slot, nth, run.rm.Comp.Players[code], o)
 		if err != nil {
 			return nil, fmt.Errorf("error starting player %s: %w", code, err)
 		}
@@ -461,10 +470,11 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	out, err := ref.Play(ctx, info, seats)
 	var cpu [2]time.Duration
 	for i, p := range players {
-		if cerr := p.Close(); cerr != nil && err == nil && out.Winner >= 0 {
+		used, cerr := p.release(endFor(i, out, err))
+		if cerr != nil && err == nil && out.Winner >= 0 {
 			run.log.printf("game %s: late error closing %s: %v", job.GameID, codes[i], cerr)
 		}
-		cpu[i] = p.CPUTime()
+		cpu[i] = used
 		players[i] = nil
 	}
 	if err != nil {
