@@ -54,6 +54,11 @@ func (d *display) start(ctx context.Context) {
 			d.redraw(ctx)
 			select {
 			case <-d.done:
+				// A last frame with the run's end state: a run can
+				// finish, or be stopped, between two ticks. An
+				// interrupted run's context is cancelled; the frame
+				// still reads the store.
+				d.redraw(context.WithoutCancel(ctx))
 				return
 			case <-ctx.Done():
 				return
