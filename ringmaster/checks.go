@@ -21,9 +21,9 @@ func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
 	first := map[string]*control.Matchup{}
 	var codes []string
 	matchups := r.Comp.Matchups
-	if r.Comp.Planner != nil {
-		// Later matchups are not known yet; every competitor plays under
-		// the top-level settings.
+	if r.Comp.Planner != nil || r.Comp.Proposer != nil {
+		// Later matchups are not known yet (a tuner's candidates are made
+		// as it goes); every competitor plays under the top-level settings.
 		matchups = nil
 		for _, c := range r.Comp.Competitors {
 			matchups = append(matchups, r.Comp.Expand(contest.Matchup{ID: "check", A: c, B: c, Games: 1}))

@@ -20,7 +20,10 @@ type JSONReport struct {
 	Description string `json:"description,omitempty"`
 	// Contest is the competition type's own section (a gauntlet's
 	// challengers), where it has one.
-	Contest   any               `json:"contest,omitempty"`
+	Contest any `json:"contest,omitempty"`
+	// Tuner is a tuning competition's tuner: its best parameters and its
+	// figures.
+	Tuner     any               `json:"tuner,omitempty"`
 	Matchups  []JSONMatchup     `json:"matchups"`
 	VoidGames int               `json:"void_game_attempts"`
 	Engines   map[string]string `json:"engines"`
@@ -134,6 +137,9 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	}
 	if jr, ok := r.sectionOwner().(contest.JSONReporter); ok {
 		rep.Contest = jr.JSONSection(r.field(d, stats))
+	}
+	if r.Comp.Proposer != nil {
+		rep.Tuner, rep.Contest = r.tuningJSON(d)
 	}
 	return rep
 }

@@ -151,6 +151,8 @@ type reportData struct {
 	// luck holds, with luck_adjust, each analysed game's luck-adjusted
 	// points for seats A and B.
 	luck map[string][2]float64
+	// tunerGames are a tuning competition's games as issued.
+	tunerGames []store.TunerGame
 }
 
 func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
@@ -165,6 +167,9 @@ func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
 		return d, err
 	}
 	if d.engines, err = st.Engines(ctx); err != nil {
+		return d, err
+	}
+	if d.tunerGames, err = st.TunerGames(ctx); err != nil {
 		return d, err
 	}
 	analyses, err := st.Analyses(ctx, LuckAdjustPlies)
@@ -199,7 +204,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 	}
 	fmt.Fprintln(w)
 	stats := r.gather(d)
-	r.writeSection(w, d, stats)
+	r.writeSection(w, d, stats, true)
 	for i, s := range stats {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -223,7 +228,7 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 // and the last three void attempts.
 func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 	stats := r.gather(d)
-	r.writeSection(w, d, stats)
+	r.writeSection(w, d, stats, false)
 	for i, s := range stats {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -238,8 +243,12 @@ func (r *Ringmaster) writeShortReport(w io.Writer, d reportData) {
 }
 
 // writeSection prints the competition type's own section (the
-// all-play-all's grid), where it has one.
-func (r *Ringmaster) writeSection(w io.Writer, d reportData, stats []*matchupStats) {
+// all-play-all's grid, a tuner's report), where it has one.
+func (r *Ringmaster) writeSection(w io.Writer, d reportData, stats []*matchupStats, full bool) {
+	if r.Comp.Proposer != nil {
+		r.writeTuningSection(w, d, full)
+		return
+	}
 	if rep, ok := r.sectionOwner().(contest.Reporter); ok {
 		rep.WriteSection(w, r.field(d, stats))
 	}

@@ -104,6 +104,9 @@ type runner struct {
 	planDone bool
 	active   int
 	wake     *sync.Cond
+	// tuning is the state of a competition whose games a proposer issues
+	// one at a time (a tuner); nil for the others.
+	tuning *tuning
 }
 
 // Run plays the competition until every game is played, a stop is
@@ -192,13 +195,21 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 			return Stopped, fmt.Errorf("matchup %s: %w", m.ID, err)
 		}
 	}
+	if r.Comp.Planner == nil {
+		run.planDone = true // a fixed schedule is done when every game is played
+	}
+	if r.Comp.Proposer != nil {
+		if err := run.startTuning(ctx); err != nil {
+			return Stopped, err
+		}
+	}
 	if err := run.startSPRTs(ctx); err != nil {
 		return Stopped, err
 	}
 	// No more workers than games left to start: a worker is a goroutine,
 	// and each holds two engines while it plays.
 	workers := min(opts.Parallel, max(1, gamesLeft(matchups, len(finished))))
-	if r.Comp.Planner != nil {
+	if r.Comp.Planner != nil || r.Comp.Proposer != nil {
 		// How many games are left is not known before they are played.
 		workers = opts.Parallel
 	}
@@ -299,7 +310,7 @@ func (run *runner) requestStop(reason string) {
 }
 
 // next issues the next job, honouring stop requests and max-games.
-func (run *runner) next() (competitions.Job, bool) {
+func (run *runner) next(ctx context.Context) (competitions.Job, bool) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	if run.stopReason != "" {
@@ -312,6 +323,9 @@ func (run *runner) next() (competitions.Job, bool) {
 	}
 	for {
 		job, ok := run.sched.Issue()
+		if !ok && run.tuning != nil {
+			job, ok = run.propose(ctx)
+		}
 		if ok {
 			run.started++
 			run.active++
@@ -340,7 +354,7 @@ func (run *runner) done() {
 
 func (run *runner) worker(ctx context.Context, slot int) {
 	for ctx.Err() == nil {
-		job, ok := run.next()
+		job, ok := run.next(ctx)
 		if !ok {
 			return
 		}
@@ -434,6 +448,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		defer transcript.Close()
 	}
 	codes := [2]string{job.PlayerA, job.PlayerB}
+	defs := [2]*control.Player{run.player(codes[0]), run.player(codes[1])}
 	var seats [2]referee.Seat
 	var players [2]*gameEngine
 	defer func() {
@@ -445,7 +460,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	}()
 	for i, code := range codes {
 		o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot, engines: run.engines,
-			stderr: run.log.engineWriter(code, job.GameID, run.rm.Comp.Players[code].StderrLimit)}
+			stderr: run.log.engineWriter(code, job.GameID, defs[i].StderrLimit)}
 		if transcript != nil {
 			o.transcript = transcript.hook(code)
 		}
@@ -453,12 +468,12 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		if i == 1 && codes[0] == code {
 			nth = 1
 		}
-		p, err := run.pool.acquire(ctx, slot, nth, run.rm.Comp.Players[code], o)
+		p, err := run.pool.acquire(ctx, slot, nth, defs[i], o)
 		if err != nil {
 			return nil, fmt.Errorf("error starting player %s: %w", code, err)
 		}
 		players[i] = p
-		seats[i] = referee.Seat{Code: code, Player: p, Config: run.rm.Comp.Players[code], VoidedBefore: voidedBy[code] > 0}
+		seats[i] = referee.Seat{Code: code, Player: p, Config: defs[i], VoidedBefore: voidedBy[code] > 0}
 	}
 	ref, err := run.rm.Game.Referee(m, func(format string, args ...any) {
 		run.log.printf("game %s: "+format, append([]any{job.GameID}, args...)...)
@@ -485,14 +500,17 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	if err := run.st.Finish(saveCtx, res); err != nil {
 		return nil, err
 	}
-	if err := run.sched.Fix(job.GameID); err != nil {
-		run.log.warnf("game %s: %v", job.GameID, err)
+	if run.tuning == nil {
+		if err := run.sched.Fix(job.GameID); err != nil {
+			run.log.warnf("game %s: %v", job.GameID, err)
+		}
 	}
 	run.replan(res)
 	var luck *[2]float64
-	if run.rm.Comp.JudgesGames(m) {
+	if run.rm.Comp.JudgesGames(m) || run.tuneJudges() {
 		luck = run.judgeForLuck(ctx, slot, res)
 	}
+	run.tuneResult(ctx, res, luck)
 	run.sprtResult(res, luck)
 	if run.rm.Comp.RecordGames {
 		run.writeRecordFiles(job.GameID, res.Records)

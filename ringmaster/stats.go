@@ -67,6 +67,9 @@ func (r *Ringmaster) gather(d reportData) []*matchupStats {
 	}
 	for _, res := range results {
 		s := byID[res.MatchupID]
+		if s == nil && r.Comp.Proposer != nil && res.MatchupID == TuneMatchup {
+			continue // a tuner's games are in its own section
+		}
 		if s == nil {
 			// A matchup no longer in the control file keeps its results.
 			m := &control.Matchup{ID: res.MatchupID, Name: res.MatchupID, PlayerA: res.PlayerA, PlayerB: res.PlayerB,

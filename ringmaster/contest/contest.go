@@ -45,6 +45,9 @@ type Value interface {
 	Tables() ([]Table, bool)
 	// At is element i of an array value, for messages about one element.
 	At(i int) Value
+	// Raw is the value as decoded: a string, int64, float64, bool, []any
+	// or map[string]any (a list of values of mixed types).
+	Raw() any
 	Errorf(format string, args ...any)
 }
 
@@ -104,6 +107,16 @@ type Builder interface {
 	// the matchups added with Add are then ignored, and the planner says
 	// which matchups there are (a knockout's later rounds).
 	SetPlanner(p Planner)
+	// Candidate reads the top-level table key as the template of the
+	// players a proposer makes for its games: a player definition like
+	// any [players.X], whose strings may hold {code} placeholders, each
+	// code one of params. It reports an unknown or unclosed placeholder
+	// at its key, and returns false when the table has a problem.
+	Candidate(key string, params []string) bool
+	// SetProposer makes the competition's games come one at a time from
+	// p, between candidates made from the template and control-file
+	// players: the matchups added with Add are then ignored.
+	SetProposer(p Proposer)
 }
 
 // Result is one finished game as a planner sees it.
@@ -125,6 +138,78 @@ type Planner interface {
 	// settings once planned; its number of games may grow (a tie-break).
 	// done reports that no matchup will be added and none will grow.
 	Plan(results []Result) (matchups []Matchup, done bool)
+}
+
+// Proposer is a competition whose games are proposed one at a time from
+// the results so far (a tuner), each between candidates made for it from
+// the template Builder.Candidate read, or a candidate and a control-file
+// player. Its state is never saved: the ringmaster stores each game as it
+// is issued (Proposal.Stored) and rebuilds the state from a fresh Start
+// by replaying the finished games through Issued and Record in the order
+// they finished, then re-issuing the games that were in flight.
+type Proposer interface {
+	// Start returns the state at the start of the competition.
+	Start() (Proposals, error)
+	// LuckAdjusted reports whether a game's score is its luck-adjusted
+	// result (where the game judges luck) rather than its win or loss.
+	LuckAdjusted() bool
+}
+
+// ProposalStatus says whether a proposer has a game to offer.
+type ProposalStatus int
+
+const (
+	// Propose: Next returned a game to play.
+	Propose ProposalStatus = iota
+	// Wait: results of issued games are needed first.
+	Wait
+	// Finish: no more games.
+	Finish
+)
+
+// Proposals is a proposer's state. It is not safe for concurrent use.
+type Proposals interface {
+	// Next proposes game n, where n games have been issued so far. It
+	// changes nothing: the same calls before it give the same game.
+	Next(n int) (Proposal, ProposalStatus)
+	// Issued says that p is being played: a game from Next, or a stored
+	// one decoded on resume. It fails for a game the state cannot have
+	// proposed (a control file changed between runs).
+	Issued(p Proposal) error
+	// Record gives an issued game's result: A's share in [0,1].
+	Record(p Proposal, score float64) error
+	// Decode turns a stored game (Proposal.Stored) back into a proposal.
+	Decode(stored string) (Proposal, error)
+	// WriteSection writes the short or the full report section, ending
+	// with a blank line.
+	WriteSection(w io.Writer, full bool) error
+	// JSONSection is the section show --json gives under "tuner".
+	JSONSection() any
+}
+
+// Proposal is one game a proposer asks for.
+type Proposal struct {
+	Number int // in issue order, from 0
+	// A is the player whose score Record takes, B its opponent.
+	A, B Entrant
+	// ASecond seats A second (white in Go; the second seat in
+	// backgammon, whose dice a pair shares).
+	ASecond bool
+	// Pair is shared by games played with the same dice; -1 for a game
+	// with dice of its own.
+	Pair int
+	// Stored is what the store keeps of the game, for Decode.
+	Stored string
+}
+
+// Entrant is a player in a proposed game.
+type Entrant struct {
+	// Code is a control-file player's code, or a candidate's name (which
+	// no control-file code can equal).
+	Code string
+	// Params fill a candidate's {code} placeholders, parameter code to
+	// text; nil for a control-file player.
+	Params map[string]string
 }
 
 // Standing is one matchup's results as a type's report section sees them.

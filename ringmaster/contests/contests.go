@@ -8,6 +8,7 @@ import (
 	"github.com/gamemill/gamemill/ringmaster/contests/gauntlet"
 	"github.com/gamemill/gamemill/ringmaster/contests/knockout"
 	"github.com/gamemill/gamemill/ringmaster/contests/playoff"
+	"github.com/gamemill/gamemill/ringmaster/contests/tune"
 )
 
 // All returns the competition types, in the order messages list them.
@@ -17,5 +18,6 @@ func All() []contest.Type {
 		allplayall.Type{},
 		gauntlet.Type{},
 		knockout.Type{},
+		tune.MC{}, tune.CE{}, tune.SPSA{},
 	}
 }

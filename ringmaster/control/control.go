@@ -79,9 +79,14 @@ type Competition struct {
 	// Planner, when set, says which matchups there are from the results
 	// (a knockout); Matchups is then empty, and Expand makes a planned
 	// matchup with the top-level settings.
-	Planner  contest.Planner
-	defaults matchupDefaults
-	Game     string // the game's name
+	Planner contest.Planner
+	// Proposer, when set, proposes the games one at a time (a tuner);
+	// Matchups is then empty, and Candidate makes the players it names.
+	Proposer  contest.Proposer
+	candidate *Player
+	defaults  matchupDefaults
+
+	Game string // the game's name
 	// KeyLines maps key paths ("matchups[1].match_length") to their lines,
 	// for messages about the file after it is loaded.
 	KeyLines map[string]int

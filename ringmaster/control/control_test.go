@@ -93,8 +93,8 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate key", "seed = 1\nseed = 2 " + marker + "\n" + pm(""), "seed: Key 'seed' has already been defined."},
 
 		// Top level.
-		{"no type", strings.Replace(pm(""), `competition_type = "playoff"`, "", 1), `competition_type: required ("playoff", "allplayall" or "gauntlet")`},
-		{"bad type", strings.Replace(pm(""), `"playoff"`, `"swiss" `+marker, 1), `competition_type: unknown competition type "swiss" (want "playoff", "allplayall" or "gauntlet")`},
+		{"no type", strings.Replace(pm(""), `competition_type = "playoff"`, "", 1), `competition_type: required ("playoff", "allplayall", "gauntlet", "knockout", "mc_tuner", "ce_tuner" or "spsa")`},
+		{"bad type", strings.Replace(pm(""), `"playoff"`, `"swiss" `+marker, 1), `competition_type: unknown competition type "swiss" (want "playoff", "allplayall", "gauntlet", "knockout", "mc_tuner", "ce_tuner" or "spsa")`},
 		{"type not string", strings.Replace(pm(""), `"playoff"`, `3 `+marker, 1), `competition_type: must be a string, not an integer`},
 		{"no game", strings.Replace(pm(""), `game = "backgammon"`, "", 1), `game: required ("backgammon")`},
 		{"go", strings.Replace(pm(""), `"backgammon"`, `"go" `+marker, 1), `game: unknown game "go" (want "backgammon")`},
