@@ -48,6 +48,8 @@ commands:
                                  move's result judged by gnubg
 
 Run 'bgtool COMMAND --help' for a command's flags.
+
+exit status: 0 ok; 1 error; 2 usage
 `
 
 // defaultMatchID is a money game with the cube centred and player 1 to roll.

@@ -38,6 +38,8 @@ const usage = `usage: bgtrain train [flags]      TD(lambda) self-play training
        bgtrain benchmark [flags]  score weights against a benchmark set's rollouts
 
 Run 'bgtrain COMMAND --help' for a command's flags.
+
+exit status: 0 ok; 1 error; 2 usage
 `
 
 // program is bgtrain's commands; each Run parses its own flags.

@@ -44,6 +44,8 @@ commands:
                      create an account (the password is read from stdin)
 
 Run 'fibsd COMMAND --help' for a command's flags.
+
+exit status: 0 ok; 1 error; 2 usage
 `
 
 // run is the whole command; its result is the exit status (0 success or
