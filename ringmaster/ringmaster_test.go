@@ -22,10 +22,11 @@ import (
 
 // binaries built once for all tests: the scripted fake engine and the
 // ringmaster command itself (for the kill test).
-var fakeEngine, fakeGo, ringmasterBin string
+var fakeEngine, fakeGo, fakeTune, ringmasterBin string
 
 func TestMain(m *testing.M) {
-	buildtest.Main(m, map[string]*string{"./testdata/fakebg": &fakeEngine, "./testdata/fakego": &fakeGo, "../cmd/ringmaster": &ringmasterBin})
+	buildtest.Main(m, map[string]*string{"./testdata/fakebg": &fakeEngine, "./testdata/fakego": &fakeGo, "./testdata/faketune": &fakeTune,
+		"../cmd/ringmaster": &ringmasterBin})
 }
 
 func writeControl(t testing.TB, dir, name, text string) string {

@@ -1,0 +1,213 @@
+package ringmaster_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/games"
+)
+
+// tuneControl is a tuning competition against faketune's opponent, whose
+// candidates beat it with probability p(x) (or p(x, y)), best at x = 0.3
+// (y = 0.6). body holds the tuner's keys and [[parameters]] tables; two
+// parameters pass --y.
+func tuneControl(kind string, seed int, twoParams bool, body string) string {
+	args := `"--x", "{x}"`
+	if twoParams {
+		args += `, "--y", "{y}"`
+	}
+	return fmt.Sprintf(`competition_type = %q
+game = "backgammon"
+seed = %d
+cube = false
+opponent = "opp"
+record_games = false
+%s
+[players.opp]
+command = [%q, "--opponent"]
+
+[candidate]
+command = [%q, %s]
+`, kind, seed, body, fakeTune, fakeTune, args)
+}
+
+// tuneRun runs the competition at path in chunks of maxGames games each
+// (-1: to the end) with parallel games at once, and returns the status of
+// the last run and the JSON report's tuner section.
+func tuneRun(t *testing.T, path string, parallel int, maxGames ...int) (ringmaster.RunStatus, map[string]any) {
+	t.Helper()
+	var status ringmaster.RunStatus
+	for _, n := range maxGames {
+		rm, err := ringmaster.New(path, games.All()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var display, errs strings.Builder
+		status, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: parallel, MaxGames: n, Quiet: true, Display: &display, Errors: &errs})
+		if err != nil {
+			t.Fatalf("run (max games %d): %v\n%s", n, err, errs.String())
+		}
+		if errs.Len() > 0 {
+			t.Errorf("run (max games %d) warned:\n%s", n, errs.String())
+		}
+	}
+	return status, tunerJSON(t, path)
+}
+
+func tunerJSON(t *testing.T, path string) map[string]any {
+	t.Helper()
+	rm, err := ringmaster.New(path, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js strings.Builder
+	if err := rm.ShowJSON(context.Background(), &js); err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
+		t.Fatal(err)
+	}
+	tuner, ok := rep["tuner"].(map[string]any)
+	if !ok {
+		t.Fatalf("no tuner section in the JSON report:\n%s", js.String())
+	}
+	return tuner
+}
+
+// Small tunes of each type, for the resume tests: 24 games each.
+var smallTunes = map[string]string{
+	"spsa": `iterations = 12
+mode = "opponent"
+[[parameters]]
+code = "x"
+start = 0.75
+min = 0.0
+max = 1.0
+c_end = 0.1
+r_end = 0.05
+`,
+	"mc_tuner": `number_of_games = 24
+exploration_coefficient = 0.5
+initial_visits = 2
+initial_wins = 1
+max_depth = 2
+[[parameters]]
+code = "x"
+min = 0.0
+max = 1.0
+split = 3
+`,
+	"ce_tuner": `number_of_generations = 3
+samples_per_generation = 4
+batch_size = 2
+elite_proportion = 0.5
+step_size = 0.5
+[[parameters]]
+code = "x"
+initial_mean = 0.7
+initial_variance = 0.1
+min = 0.0
+max = 1.0
+`,
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// tunerGamesScored counts a competition's tuner games with a score.
+func tunerGamesScored(db string) int {
+	if _, err := os.Stat(db); err != nil {
+		return 0 // not created yet: opening it would create it
+	}
+	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
+	if err != nil {
+		return 0
+	}
+	defer conn.Close()
+	var n int
+	conn.QueryRow("SELECT COUNT(*) FROM tuner_games WHERE score IS NOT NULL").Scan(&n)
+	return n
+}
+
+// TestTuneResumeMatchesUninterrupted plays a small tune of each type
+// through the ringmaster with faketune subprocesses, one game at a time:
+// uninterrupted; stopped by max-games after 5, 12 and 13 games and
+// resumed; and killed with SIGKILL in the middle of a game and resumed.
+// Each must end in exactly the tuner state (the whole JSON section) of the
+// uninterrupted run. A run with two games at a time, stopped and resumed,
+// must finish the same number of games. -short tries spsa only.
+func TestTuneResumeMatchesUninterrupted(t *testing.T) {
+	kinds := []string{"spsa", "mc_tuner", "ce_tuner"}
+	if testing.Short() {
+		kinds = kinds[:1]
+	}
+	for _, kind := range kinds {
+		t.Run(kind, func(t *testing.T) {
+			ctl := tuneControl(kind, 3, false, smallTunes[kind])
+			whole := writeControl(t, t.TempDir(), "tune.toml", ctl)
+			status, want := tuneRun(t, whole, 1, -1)
+			if status != ringmaster.Finished {
+				t.Fatalf("uninterrupted run: status %v, want finished", status)
+			}
+			if n := tunerGamesScored(strings.TrimSuffix(whole, ".toml") + ".db"); n != 24 {
+				t.Fatalf("uninterrupted run scored %d games, want 24", n)
+			}
+
+			chunks := writeControl(t, t.TempDir(), "tune.toml", ctl)
+			if _, got := tuneRun(t, chunks, 1, 5, 7, 1, -1); jsonText(t, got) != jsonText(t, want) {
+				t.Errorf("stopped and resumed:\n%s\nuninterrupted:\n%s", jsonText(t, got), jsonText(t, want))
+			}
+
+			killed := writeControl(t, t.TempDir(), "tune.toml", ctl)
+			cmd := exec.Command(ringmasterBin, "run", killed, "-q", "-j", "1")
+			var out strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			db := strings.TrimSuffix(killed, ".toml") + ".db"
+			landed := false
+			for !landed {
+				select {
+				case <-done:
+					t.Fatalf("the run finished before it could be killed (%d games scored):\n%s", tunerGamesScored(db), out.String())
+				case <-time.After(5 * time.Millisecond):
+					if tunerGamesScored(db) >= 9 {
+						cmd.Process.Signal(syscall.SIGKILL)
+						<-done
+						landed = true
+					}
+				}
+			}
+			if _, got := tuneRun(t, killed, 1, -1); jsonText(t, got) != jsonText(t, want) {
+				t.Errorf("killed and resumed:\n%s\nuninterrupted:\n%s", jsonText(t, got), jsonText(t, want))
+			}
+
+			parallel := writeControl(t, t.TempDir(), "tune.toml", ctl)
+			if status, _ := tuneRun(t, parallel, 2, 7, -1); status != ringmaster.Finished {
+				t.Errorf("two at a time: status %v, want finished", status)
+			}
+			if n := tunerGamesScored(strings.TrimSuffix(parallel, ".toml") + ".db"); n != 24 {
+				t.Errorf("two at a time: %d games scored, want 24", n)
+			}
+		})
+	}
+}
