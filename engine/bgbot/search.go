@@ -396,19 +396,31 @@ func (bt *Bot) choose(board backgammon.Board, d1, d2 int, obj func(*backgammon.B
 	return c[best].move, c[best].probs, true
 }
 
-// prune sorts candidates by score and keeps those the filter allows.
+// prune keeps the candidates the filter allows, best first: at most
+// f.Keep of the best scores, those within f.Margin of the best, in the
+// order a stable sort by score puts them (equal scores in their order in
+// c). It gathers the best f.Keep into c's front in one pass instead of
+// sorting all of c; the rest of c is left in no particular order.
 func prune(c []candidate, f Filter) []candidate {
-	slices.SortStableFunc(c, func(a, b candidate) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
+	k := min(f.Keep, len(c))
+	for i := range c {
+		top := min(i, k) // c[:top] holds the best of c[:i], best first
+		if top == k && !(c[i].score > c[k-1].score) {
+			continue
 		}
-		return 0
-	})
+		x := c[i]
+		j := top
+		if top == k {
+			j = k - 1
+			c[i] = c[j] // the one pushed out of the best k
+		}
+		for ; j > 0 && x.score > c[j-1].score; j-- {
+			c[j] = c[j-1]
+		}
+		c[j] = x
+	}
 	n := 1
-	for n < len(c) && n < f.Keep && c[n].score >= c[0].score-f.Margin {
+	for n < k && c[n].score >= c[0].score-f.Margin {
 		n++
 	}
 	return c[:n]
