@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -207,6 +208,145 @@ func TestTuneResumeMatchesUninterrupted(t *testing.T) {
 			}
 			if n := tunerGamesScored(strings.TrimSuffix(parallel, ".toml") + ".db"); n != 24 {
 				t.Errorf("two at a time: %d games scored, want 24", n)
+			}
+		})
+	}
+}
+
+// optimumTunes are tunes against faketune's opponent whose best
+// parameters must come within tolerance of the optimum (x = 0.3, y =
+// 0.6) in every coordinate. The tolerances hold with a margin over the
+// worst of 40 seeds of the same tunes simulated in-process with the same
+// win chances (in brackets).
+var optimumTunes = []struct {
+	name, kind string
+	two        bool
+	games      int
+	tolerance  float64
+	body       string
+}{
+	{"spsa x", "spsa", false, 600, 0.1, // (0.062)
+		`iterations = 300
+mode = "opponent"
+[[parameters]]
+code = "x"
+start = 0.6
+min = 0.0
+max = 1.0
+c_end = 0.1
+r_end = 0.1
+`},
+	{"spsa x y", "spsa", true, 1000, 0.17, // (0.108, 0.121)
+		`iterations = 500
+mode = "opponent"
+[[parameters]]
+code = "x"
+start = 0.45
+min = 0.0
+max = 1.0
+c_end = 0.1
+r_end = 0.1
+[[parameters]]
+code = "y"
+start = 0.45
+min = 0.0
+max = 1.0
+c_end = 0.1
+r_end = 0.1
+`},
+	{"mc_tuner x", "mc_tuner", false, 500, 0.12, // (0.080)
+		`number_of_games = 500
+exploration_coefficient = 0.5
+initial_visits = 2
+initial_wins = 1
+max_depth = 2
+[[parameters]]
+code = "x"
+min = 0.0
+max = 1.0
+split = 5
+`},
+	{"mc_tuner x y", "mc_tuner", true, 800, 0.17, // (0.089, 0.122)
+		`number_of_games = 800
+exploration_coefficient = 0.5
+initial_visits = 2
+initial_wins = 1
+max_depth = 2
+[[parameters]]
+code = "x"
+min = 0.0
+max = 1.0
+split = 3
+[[parameters]]
+code = "y"
+min = 0.0
+max = 1.0
+split = 3
+`},
+	{"ce_tuner x", "ce_tuner", false, 720, 0.25, // (0.186)
+		`number_of_generations = 12
+samples_per_generation = 10
+batch_size = 6
+elite_proportion = 0.3
+step_size = 0.4
+[[parameters]]
+code = "x"
+initial_mean = 0.6
+initial_variance = 0.05
+min = 0.0
+max = 1.0
+`},
+	{"ce_tuner x y", "ce_tuner", true, 960, 0.25, // (0.119, 0.190)
+		`number_of_generations = 12
+samples_per_generation = 10
+batch_size = 8
+elite_proportion = 0.3
+step_size = 0.4
+[[parameters]]
+code = "x"
+initial_mean = 0.5
+initial_variance = 0.05
+min = 0.0
+max = 1.0
+[[parameters]]
+code = "y"
+initial_mean = 0.4
+initial_variance = 0.05
+min = 0.0
+max = 1.0
+`},
+}
+
+// TestTunersFindOptimum runs each tuner through the ringmaster, two games
+// at a time, against faketune, whose candidates win with a known
+// probability p(x) or p(x, y), and checks the tuner's best parameters
+// against the optimum.
+func TestTunersFindOptimum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 4,580 games")
+	}
+	for _, tc := range optimumTunes {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeControl(t, t.TempDir(), "tune.toml", tuneControl(tc.kind, 1, tc.two, tc.body))
+			status, tuner := tuneRun(t, path, 2, -1)
+			if status != ringmaster.Finished {
+				t.Fatalf("status %v, want finished", status)
+			}
+			if n := tunerGamesScored(strings.TrimSuffix(path, ".toml") + ".db"); n != tc.games {
+				t.Errorf("%d games played, want %d", n, tc.games)
+			}
+			best, _ := tuner["best"].(map[string]any)
+			want := map[string]float64{"x": 0.3}
+			if tc.two {
+				want["y"] = 0.6
+			}
+			for code, opt := range want {
+				got, ok := best[code].(float64)
+				if !ok || math.Abs(got-opt) > tc.tolerance {
+					t.Errorf("best %s = %v, want within %g of %g", code, best[code], tc.tolerance, opt)
+				} else {
+					t.Logf("best %s = %.3f (optimum %g)", code, got, opt)
+				}
 			}
 		})
 	}
