@@ -26,6 +26,9 @@ func (b *builder) Candidate(key string, params []string) bool {
 		return false
 	}
 	errs := len(b.l.errs)
+	if i := slices.Index(params, SeedPlaceholder); i >= 0 {
+		b.l.errorf(b.p.Key("parameters").At(i).Key("code"), "a parameter cannot be coded %q: {%s} is the game's seed", SeedPlaceholder, SeedPlaceholder)
+	}
 	tmpl := b.l.player(p, key, raw)
 	b.l.checkPlaceholders(p, raw, params)
 	if tmpl == nil || len(b.l.errs) > errs {
@@ -41,6 +44,10 @@ func (b *builder) SetProposer(p contest.Proposer) {
 	b.c.defaults = b.defaults
 	b.c.Matchups = nil
 }
+
+// SeedPlaceholder is the ringmaster's own placeholder, filled with the
+// game's seed when an engine starts; a candidate's template leaves it be.
+const SeedPlaceholder = "seed"
 
 // placeholders returns the codes of the {code} placeholders in s, in
 // order: a brace pair with no brace inside.
@@ -69,7 +76,7 @@ func (l *loader) checkPlaceholders(p keyPath, v any, params []string) {
 	switch v := v.(type) {
 	case string:
 		for _, code := range placeholders(v) {
-			if !slices.Contains(params, code) {
+			if code != SeedPlaceholder && !slices.Contains(params, code) {
 				l.errorf(p, "unknown placeholder {%s} (the parameters are %s)", code, strings.Join(params, ", "))
 			}
 		}
@@ -91,6 +98,9 @@ func (l *loader) checkPlaceholders(p keyPath, v any, params []string) {
 // fill replaces each {code} placeholder of s by its value.
 func fill(s string, values map[string]string) (string, error) {
 	for _, code := range placeholders(s) {
+		if code == SeedPlaceholder {
+			continue
+		}
 		v, ok := values[code]
 		if !ok {
 			return "", fmt.Errorf("no value for placeholder {%s}", code)

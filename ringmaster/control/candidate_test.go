@@ -23,7 +23,7 @@ args = ["--level", "net"]
 
 [candidate]
 kind = "builtin"
-args = ["--level", "net", "--noise", "{noise}"]
+args = ["--level", "net", "--noise", "{noise}", "--seed", "{seed}"]
 startup_commands = ["set noise {noise}"]
 
 [[parameters]]
@@ -52,6 +52,7 @@ func TestTunerErrorsNameTheKey(t *testing.T) {
 			`candidate_colour: must be "first", "second" or "alternate" (or gomill's "b", "w", "black", "white"), not "red"`},
 		{"mc key in spsa", "iterations = 10", "iterations = 10\nexploration_coefficient = 1 " + marker, "exploration_coefficient: not allowed in a spsa competition"},
 		{"parameter key", "r_end = 0.05", "r_end = 0.05\nsplit = 2 " + marker, "parameters[0].split: unknown key"},
+		{"seed parameter", `code = "noise"`, `code = "seed" ` + marker, "parameters[0].code: a parameter cannot be coded \"seed\": {seed} is the game's seed"},
 		{"no iterations", "iterations = 10", "", "iterations: required"},
 		{"no candidate", "[candidate]", "[candidate_]", "candidate: required: a player definition whose strings hold {code} placeholders for the parameters"},
 		{"mode", "iterations = 10", "iterations = 10\nmode = \"pairs\" " + marker, `mode: must be "pair" or "opponent", not "pairs"`},
@@ -92,8 +93,8 @@ func TestCandidateFillsPlaceholders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(p.Args, " "); got != "--level net --noise 0.3" || p.Code != "i3+" {
-		t.Errorf("candidate %s args %q, want i3+ with --level net --noise 0.3", p.Code, got)
+	if got := strings.Join(p.Args, " "); got != "--level net --noise 0.3 --seed {seed}" || p.Code != "i3+" {
+		t.Errorf("candidate %s args %q, want i3+ with --level net --noise 0.3 --seed {seed} (the game's seed, filled at launch)", p.Code, got)
 	}
 	if got := strings.Join(p.StartupCommands, ";"); got != "set noise 0.3" {
 		t.Errorf("startup commands %q, want set noise 0.3", got)
