@@ -43,7 +43,7 @@ func TestTunerErrorsNameTheKey(t *testing.T) {
 	tests := []struct {
 		name, old, new, want string
 	}{
-		{"unknown placeholder", `"--noise", "{noise}"]`, `"--noise", "{nosie}"] ` + marker, `candidate.args[3]: unknown placeholder {nosie} (the parameters are noise)`},
+		{"unknown placeholder", `"{noise}", "--seed", "{seed}"]`, `"{nosie}", "--seed", "{seed}"] ` + marker, `candidate.args[3]: unknown placeholder {nosie} (the parameters are noise)`},
 		{"start outside", "start = 0.25", "start = 1.5 " + marker, "parameters[0].start: must be within [min, max]"},
 		{"c_end", "c_end = 0.1", "c_end = 0.0 " + marker, "parameters[0].c_end: must be greater than 0"},
 		{"no opponent", `opponent = "net"`, "", "opponent: required: the code of the player the candidates meet"},
