@@ -86,10 +86,14 @@ func TestFlagsPerCommand(t *testing.T) {
 func TestIncompleteRunFails(t *testing.T) {
 	dir := t.TempDir()
 	ctl := filepath.Join(dir, "void.toml")
-	// An engine that passes the startup check, then exits when a game
-	// begins: every attempt at every game is void.
+	// An engine that passes the startup check, then never starts again:
+	// every attempt at every game is void, and no player is to blame for
+	// it (an engine that fails during a game forfeits the game it voided
+	// before, so it cannot leave games unplayed).
 	script := filepath.Join(dir, "quitter.sh")
 	if err := os.WriteFile(script, []byte(`#!/bin/sh
+if [ -e "$0.started" ]; then exit 3; fi
+touch "$0.started"
 while read -r cmd rest; do
 	case $cmd in
 	protocol_version) printf '= 2\n\n' ;;
