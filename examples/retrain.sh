@@ -45,7 +45,7 @@ label() {
 	from=$1 plies=$2 n=$3 alt=$4 seed=$5 out=$6
 	shift 6
 	have "$out" || bgtrain supervise --from "$from" --teacher gnubg --plies "$plies" \
-		--positions "$n" --alternatives "$alt" --workers 2 --epochs 1 --seed "$seed" \
+		--positions "$n" --alternatives "$alt" --parallel 2 --epochs 1 --seed "$seed" \
 		--save-labels "$out" --out unused.bgnet "$@"
 }
 # adam FROM OUT BATCH RANK EPOCHS ALPHA ALPHA_END SEED LABELS [FLAGS...]
@@ -60,16 +60,16 @@ adam() {
 # 1. TD(λ) self-play: three stages at input layout 1 and 80 hidden units,
 # then widened to layout 2 and 128 units and trained on.
 have stage1.bgnet || bgtrain train --games 250000 --hidden 80 --alpha 0.1 --alpha-end 0.02 \
-	--lambda 0.7 --seed 1 --workers 2 --sync 250 --out stage1.bgnet
+	--lambda 0.7 --seed 1 --parallel 2 --sync 250 --out stage1.bgnet
 have stage2.bgnet || bgtrain train --resume stage1.bgnet --games 200000 --alpha 0.03 \
-	--alpha-end 0.005 --lambda 0.7 --seed 7 --workers 2 --sync 250 --out stage2.bgnet
+	--alpha-end 0.005 --lambda 0.7 --seed 7 --parallel 2 --sync 250 --out stage2.bgnet
 have stage3.bgnet || bgtrain train --resume stage2.bgnet --games 200000 --alpha 0.01 \
-	--alpha-end 0.002 --lambda 0.7 --seed 8 --workers 2 --sync 250 --out stage3.bgnet
+	--alpha-end 0.002 --lambda 0.7 --seed 8 --parallel 2 --sync 250 --out stage3.bgnet
 have stage4.bgnet || bgtrain train --resume stage3.bgnet --widen --layout 2 --hidden 128 \
-	--games 360000 --alpha 0.02 --alpha-end 0.002 --lambda 0.7 --workers 1 --sync 250 \
+	--games 360000 --alpha 0.02 --alpha-end 0.002 --lambda 0.7 --parallel 1 --sync 250 \
 	--seed 21 --out stage4.bgnet
 have stage5.bgnet || bgtrain train --resume stage4.bgnet --games 210000 --alpha 0.005 \
-	--alpha-end 0.001 --lambda 0.7 --workers 1 --sync 250 --seed 22 --out stage5.bgnet
+	--alpha-end 0.001 --lambda 0.7 --parallel 1 --sync 250 --seed 22 --out stage5.bgnet
 
 # 2. gnubg's labels of stage 5's self-play; SGD fits, then 256 hidden
 # units with Adam (V2), then its contact network alone (V2c).
@@ -97,7 +97,7 @@ have v2c.bgnet || bgtrain supervise --from stage9.bgnet --classes contact --labe
 # game count was not recorded (docs/retraining.md); this one is short.
 have w256c.bgnet || bgtrain train --resume stage5.bgnet --widen --layout 2 --hidden 256 \
 	--crashed --revive --games 10000 --alpha 0.005 --alpha-end 0.001 --lambda 0.7 \
-	--workers 1 --sync 250 --seed 23 --out w256c.bgnet
+	--parallel 1 --sync 250 --seed 23 --out w256c.bgnet
 have w3-1.bgnet || bgtrain supervise --from w256c.bgnet --labels g1-1m.bin --epochs 10 \
 	--alpha 0.03 --alpha-end 0.001 --seed 212 --out w3-1.bgnet
 have w3-2.bgnet || bgtrain supervise --from w3-1.bgnet --labels g1-1m.bin --optimizer adam \
@@ -178,14 +178,14 @@ adam w8-r2.bgnet w9.bgnet 256 25 30 0.001 0.0001 453 $RACE --classes race
 if ! have rec-contact-g1.bin; then
 	r=$(recs m42500.games m42300.games v8-money.games v8-cubeless.games)
 	bgtrain supervise --records "$r" --sample-classes contact,crashed --alternatives 2 \
-		--positions 1200000 --teacher gnubg --plies 1 --workers 2 --from v8.bgnet \
+		--positions 1200000 --teacher gnubg --plies 1 --parallel 2 --from v8.bgnet \
 		--bearoff bearoff15.bgbo --classes contact --epochs 1 \
 		--save-labels rec-contact-g1.bin --out unused.bgnet
 fi
 if ! have rec-contact-g2.bin; then
 	r=$(recs m42500.games m42300.games)
 	bgtrain supervise --records "$r" --sample-classes contact --alternatives 2 \
-		--positions 150000 --teacher gnubg --plies 2 --workers 2 --from v8.bgnet \
+		--positions 150000 --teacher gnubg --plies 2 --parallel 2 --from v8.bgnet \
 		--bearoff bearoff15.bgbo --classes contact --epochs 1 \
 		--save-labels rec-contact-g2.bin --out unused.bgnet
 fi
@@ -227,7 +227,7 @@ adam w12.bgnet w14.bgnet 64 25 40 0.001 0.0001 613 crashed-g2.labels --classes c
 if ! have rec-contact-g2-b.labels; then
 	r=$(recs train.games money.games)
 	bgtrain supervise --from v13.bgnet --records "$r" --sample-classes contact \
-		--alternatives 2 --positions 250000 --teacher gnubg --plies 2 --workers 2 \
+		--alternatives 2 --positions 250000 --teacher gnubg --plies 2 --parallel 2 \
 		--classes contact --bearoff bearoff15.bgbo --epochs 1 \
 		--save-labels rec-contact-g2-b.labels --out unused.bgnet
 fi
@@ -236,7 +236,7 @@ for src in "m44100.games match" "money44500.games money"; do
 	if ! have $2.labels; then
 		r=$(recs $1)
 		bgtrain supervise --from v13.bgnet --records "$r" --sample-lead -400,-60 \
-			--sample-classes contact,crashed --alternatives 3 --positions 25000 --workers 1 \
+			--sample-classes contact,crashed --alternatives 3 --positions 25000 --parallel 1 \
 			--teacher gnubg --plies 2 --classes contact,crashed --bearoff bearoff15.bgbo \
 			--save-labels $2.labels --epochs 1 --out unused.bgnet
 	fi
@@ -261,16 +261,16 @@ s46100=
 for f in trail crashed late behind; do
 	have $f.labels || s46100=$(recs s46100.games)
 done
-reclabel trail 50000 2 "$s46100" --sample-lead -400,-60 --sample-classes contact,crashed --workers 1
-reclabel crashed 25000 2 "$s46100" --sample-lead -59,400 --sample-classes crashed --workers 1
+reclabel trail 50000 2 "$s46100" --sample-lead -400,-60 --sample-classes contact,crashed --parallel 1
+reclabel crashed 25000 2 "$s46100" --sample-lead -59,400 --sample-classes crashed --parallel 1
 reclabel late 25000 2 "$s46100" --sample-scores crawford,post-crawford --sample-lead -59,400 \
-	--sample-classes contact --workers 1
-reclabel behind 25000 2 "$s46100" --sample-lead -59,-20 --sample-classes contact --workers 1
+	--sample-classes contact --parallel 1
+reclabel behind 25000 2 "$s46100" --sample-lead -59,-20 --sample-classes contact --parallel 1
 if ! have trail-g0.labels || ! have crashed-g0.labels; then
 	: "${ALL:?retrain.sh: set ALL to the comma-separated record directories of docs/retraining.md, step 13}"
 fi
-reclabel trail-g0 3000000 0 "${ALL:-}" --sample-lead -400,-60 --sample-classes contact,crashed --workers 2
-reclabel crashed-g0 3000000 0 "${ALL:-}" --sample-lead -59,400 --sample-classes crashed --workers 2
+reclabel trail-g0 3000000 0 "${ALL:-}" --sample-lead -400,-60 --sample-classes contact,crashed --parallel 2
+reclabel crashed-g0 3000000 0 "${ALL:-}" --sample-lead -59,400 --sample-classes crashed --parallel 2
 # fit FROM OUT LABELS FLAGS...
 fit() {
 	from=$1 out=$2 labels=$3

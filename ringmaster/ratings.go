@@ -379,7 +379,7 @@ func (t *RatingsTable) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// JSONRatings is `ringmaster ratings --format json`.
+// JSONRatings is `ringmaster ratings --json`.
 type JSONRatings struct {
 	Competitions []string                        `json:"competitions"`
 	Game         string                          `json:"game"`
@@ -413,7 +413,7 @@ type JSONRating struct {
 	Score  JSONFloat `json:"score"`
 }
 
-// JSON returns the table in its --format json form.
+// JSON returns the table in its --json form.
 func (t *RatingsTable) JSON() JSONRatings {
 	scale := "elo"
 	switch {
