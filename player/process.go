@@ -151,6 +151,8 @@ func Launch(ctx context.Context, spec Spec) (*Process, error) {
 	if !spec.noCgroup {
 		p.cg, _ = newCgroup(cgroupPrefix + token) // none where cgroups cannot be made
 	}
+	// Made before the start: wait closes it once the process has gone.
+	p.ctrl = protocol.NewController(outR, inW, protocol.ControllerOptions{Transcript: spec.Transcript})
 	err = p.start(newCmd)
 	// The child has its own copies of these ends now (or failed to start).
 	inR.Close()
@@ -162,7 +164,6 @@ func Launch(ctx context.Context, spec Spec) (*Process, error) {
 	}
 	p.pid = p.cmd.Process.Pid
 	p.startTicks, _ = processStart(p.pid)
-	p.ctrl = protocol.NewController(outR, inW, protocol.ControllerOptions{Transcript: spec.Transcript})
 	return p, nil
 }
 
@@ -203,6 +204,9 @@ func (p *Process) wait() {
 		p.cpu = ps.UserTime() + ps.SystemTime()
 	}
 	close(p.exited)
+	// A Do still waiting for the engine's output (which a grandchild may
+	// hold open) ends exitGrace after the exit, with ErrEngineExited.
+	time.AfterFunc(exitGrace, p.ctrl.Close)
 }
 
 // mergeEnv returns base with extra's KEY=VALUE entries replacing or adding
@@ -255,26 +259,9 @@ func (p *Process) Do(ctx context.Context, command string, args ...string) (strin
 	if p.closing.Load() {
 		return "", fmt.Errorf("engine %s: %q: %w", p.name, command, ErrClosed)
 	}
-	dctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	errExited := errors.New("process exited")
-	go func() {
-		select {
-		case <-p.exited:
-		case <-dctx.Done():
-			return
-		}
-		t := time.NewTimer(exitGrace)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			cancel(errExited)
-		case <-dctx.Done():
-		}
-	}()
-	text, err := p.ctrl.Do(dctx, p.spec.Timeout, command, args...)
+	text, err := p.ctrl.Do(ctx, p.spec.Timeout, command, args...)
 	if err != nil {
-		if context.Cause(dctx) == errExited && ctx.Err() == nil {
+		if errors.Is(err, protocol.ErrEngineExited) && !p.closing.Load() && isClosed(p.exited) && ctx.Err() == nil {
 			return "", fmt.Errorf("engine %s (pid %d): %q: %w", p.name, p.pid, command, protocol.ErrEngineExited)
 		}
 		return "", fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, err)
@@ -411,6 +398,15 @@ func (p *Process) Usable() bool {
 	default:
 	}
 	return !p.closing.Load() && p.ctrl.Err() == nil
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // newToken returns a random token naming one engine's descendants.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,6 +71,9 @@ type Controller struct {
 	stopOnce sync.Once
 
 	logMu sync.Mutex // serialises transcript calls
+
+	writing atomic.Pointer[writeDeadliner] // the writer while Do writes to it with a deadline
+	line    []byte                         // the command line's buffer; guarded by mu
 }
 
 type readResult struct {
@@ -111,6 +115,9 @@ func (c *Controller) Err() error {
 // than once and from any goroutine.
 func (c *Controller) Close() {
 	c.closed.Store(true)
+	if w := c.writing.Load(); w != nil {
+		(*w).SetWriteDeadline(time.Unix(1, 0)) // ends a blocked write
+	}
 	c.stopOnce.Do(func() { close(c.stop) })
 }
 
@@ -219,26 +226,17 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 	}
 
 	c.log(true, line)
-	written := make(chan error, 1)
-	go func() {
-		_, err := io.WriteString(c.w, line+"\n")
-		written <- err
-	}()
-	select {
-	case err := <-written:
-		if err != nil {
-			return "", c.fail(fmt.Errorf("gtp command %q: writing: %w (%w)", command, ErrEngineExited, err))
+	if dw, ok := c.w.(writeDeadliner); ok {
+		if err := c.writeWithDeadline(ctx, dw, timeout, command, line); err != nil {
+			return "", err
 		}
-	case <-expired:
-		return "", c.fail(fmt.Errorf("gtp command %q: could not send within %v: %w", command, timeout, ErrTimeout))
-	case <-ctx.Done():
-		return "", c.fail(ctxError(ctx, command))
-	case <-c.stop:
-		return "", c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
+	} else if err := c.writeAsync(ctx, expired, timeout, command, line); err != nil {
+		return "", err
 	}
 
 	var res readResult
 	select {
+
 	case res = <-c.results:
 	case <-expired:
 		return "", c.fail(fmt.Errorf("gtp command %q: no response within %v: %w", command, timeout, ErrTimeout))
@@ -261,6 +259,78 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 		return "", &FailureError{Command: command, Message: resp.Text}
 	}
 	return resp.Text, nil
+}
+
+// writeDeadliner is a writer whose writes a deadline can end (an
+// *os.File pipe).
+type writeDeadliner interface {
+	io.Writer
+	SetWriteDeadline(t time.Time) error
+}
+
+// writeWithDeadline writes line in the calling goroutine, the deadline
+// bounding a write that blocks (an engine that stopped reading its input).
+// A cancelled ctx or a Close moves the deadline to now.
+func (c *Controller) writeWithDeadline(ctx context.Context, w writeDeadliner, timeout time.Duration, command, line string) error {
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	if err := w.SetWriteDeadline(deadline); err != nil {
+		return c.writeAsync(ctx, nil, timeout, command, line)
+	}
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, func() { w.SetWriteDeadline(time.Unix(1, 0)) })
+		defer stop()
+	}
+	c.writing.Store(&w)
+	defer c.writing.Store(nil)
+	if c.closed.Load() {
+		return c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
+	}
+	buf := append(c.line[:0], line...)
+	buf = append(buf, '\n')
+	c.line = buf
+	_, err := w.Write(buf)
+	switch {
+	case err == nil:
+		return nil
+	case c.closed.Load():
+		return c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
+	case ctx.Err() != nil:
+		return c.fail(ctxError(ctx, command))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return c.fail(fmt.Errorf("gtp command %q: could not send within %v: %w", command, timeout, ErrTimeout))
+	}
+	return c.fail(fmt.Errorf("gtp command %q: writing: %w (%w)", command, ErrEngineExited, err))
+}
+
+// writeAsync writes line from another goroutine, for a writer without
+// deadlines, and waits for the write, the timeout, ctx or a Close.
+func (c *Controller) writeAsync(ctx context.Context, expired <-chan time.Time, timeout time.Duration, command, line string) error {
+	if expired == nil && timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	written := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(c.w, line+"\n")
+		written <- err
+	}()
+	select {
+	case err := <-written:
+		if err != nil {
+			return c.fail(fmt.Errorf("gtp command %q: writing: %w (%w)", command, ErrEngineExited, err))
+		}
+	case <-expired:
+		return c.fail(fmt.Errorf("gtp command %q: could not send within %v: %w", command, timeout, ErrTimeout))
+	case <-ctx.Done():
+		return c.fail(ctxError(ctx, command))
+	case <-c.stop:
+		return c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
+	}
+	return nil
 }
 
 // contextualise names the command in an error from the reader.
