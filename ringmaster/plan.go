@@ -357,7 +357,7 @@ func (run *runner) tuneJob(p contest.Proposal) competitions.Job {
 // propose issues the next game of a proposed competition: a game in
 // flight when an earlier run stopped, else the proposer's next, stored
 // before it is played. It reports false when there is none to play now;
-// the proposer finished sets planDone. run.mu is held.
+// the proposer finished with every game in sets planDone. run.mu is held.
 func (run *runner) propose(ctx context.Context) (competitions.Job, bool) {
 	tn := run.tuning
 	if len(tn.replay) > 0 {
@@ -368,7 +368,9 @@ func (run *runner) propose(ctx context.Context) (competitions.Job, bool) {
 	p, status := tn.state.Next(tn.issued)
 	switch status {
 	case contest.Finish:
-		run.planDone = true
+		// Done once every issued game is in: a game left void stays
+		// pending, and the run ends incomplete, to play it next time.
+		run.planDone = len(tn.pending) == 0
 		return competitions.Job{}, false
 	case contest.Wait:
 		return competitions.Job{}, false

@@ -351,3 +351,64 @@ func TestTunersFindOptimum(t *testing.T) {
 		})
 	}
 }
+
+// TestTuneReportsCandidates checks that the reports say who each
+// candidate was: the full text report lists every candidate with its
+// parameters, the JSON report has them under contest.candidates beside
+// the tuner section, and no matchup table stands for the tuning games.
+func TestTuneReportsCandidates(t *testing.T) {
+	path := writeControl(t, t.TempDir(), "tune.toml", tuneControl("spsa", 5, false, smallTunes["spsa"]))
+	_, tuner := tuneRun(t, path, 2, -1)
+	if tuner["type"] != "spsa" || tuner["best"] == nil || tuner["parameters"] == nil {
+		t.Errorf("tuner section %v: want type spsa, best and parameters", tuner)
+	}
+	report, err := os.ReadFile(strings.TrimSuffix(path, ".toml") + ".report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(report)
+	for _, want := range []string{"iter: 12/12", "Best parameters: x:", "24 games issued, 24 candidates", "  i1+ ", "  i12- "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "missing from control file") {
+		t.Errorf("the tuning games show as a matchup:\n%s", text)
+	}
+	rm, err := ringmaster.New(path, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js strings.Builder
+	if err := rm.ShowJSON(context.Background(), &js); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Contest struct {
+			Issued     int `json:"games_issued"`
+			Candidates []struct {
+				Name   string            `json:"name"`
+				Params map[string]string `json:"params"`
+				Games  int               `json:"games"`
+				Score  float64           `json:"score"`
+			} `json:"candidates"`
+		} `json:"contest"`
+		Matchups []any `json:"matchups"`
+	}
+	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Contest.Issued != 24 || len(rep.Contest.Candidates) != 24 || len(rep.Matchups) != 0 {
+		t.Fatalf("issued %d, %d candidates, %d matchups: want 24, 24, 0", rep.Contest.Issued, len(rep.Contest.Candidates), len(rep.Matchups))
+	}
+	total := 0.0
+	for _, c := range rep.Contest.Candidates {
+		if c.Params["x"] == "" || c.Games != 1 {
+			t.Errorf("candidate %+v: want its x and one game", c)
+		}
+		total += c.Score
+	}
+	if total < 0 || total > 24 {
+		t.Errorf("candidates' scores add up to %v", total)
+	}
+}
