@@ -261,8 +261,15 @@ func (p *parser) value() (string, error) {
 
 // Escape escapes a value for writing: backslashes and closing brackets.
 func Escape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(s)
+	if !strings.ContainsAny(s, `\]`) {
+		return s // most values: no copy
+	}
+	return escaper.Replace(s)
 }
+
+// escaper is Escape's replacer, made once: a Replacer is safe for
+// concurrent use.
+var escaper = strings.NewReplacer(`\`, `\\`, `]`, `\]`)
 
 // Format writes a collection back as SGF text, one node per line.
 func Format(trees []*Tree) string {
@@ -278,7 +285,9 @@ func Format(trees []*Tree) string {
 			for _, pr := range n.Props {
 				sb.WriteString(pr.ID)
 				for _, v := range pr.Values {
-					sb.WriteString("[" + Escape(v) + "]")
+					sb.WriteByte('[')
+					sb.WriteString(Escape(v))
+					sb.WriteByte(']')
 				}
 			}
 		}
