@@ -23,6 +23,9 @@ func dot(a, b []float32) float32 { return dotSSE(a, b[:len(a)]) }
 var (
 	hasAVX512 = cpu.X86.HasAVX512F
 	hasAVX2   = cpu.X86.HasAVX2
+	// mathFMA is whether package math's Exp takes its FMA path (it
+	// tests the same two bits), which expSigmoidsAVX512 repeats.
+	mathFMA = cpu.X86.HasAVX && cpu.X86.HasFMA
 )
 
 // firstLayer is firstLayerGo, bit for bit, in the widest registers the
@@ -59,7 +62,9 @@ func firstLayer(h, b1, w1 []float32, nz []int32, x []float32) {
 }
 
 // sigmoids applies sigmoid to every element of h, bit for bit, sixteen
-// at a time with AVX-512 where the processor has it and len(h) allows.
+// at a time with AVX-512 where the processor has it and len(h) allows:
+// the table's units, then the saturated ones by math.Exp's own steps,
+// and what is left (beyond 700, or not a number) one at a time.
 func sigmoids(h []float32) {
 	blocks := len(h) / 16
 	if !hasAVX512 || len(h)%16 != 0 || blocks > 64 {
@@ -68,6 +73,9 @@ func sigmoids(h []float32) {
 	}
 	var out [64]uint16
 	sigmoidsAVX512(h, &sigTable[0], out[:blocks])
+	if mathFMA {
+		expSigmoidsAVX512(h, out[:blocks])
+	}
 	for b, m := range out[:blocks] {
 		for ; m != 0; m &= m - 1 {
 			j := 16*b + bits.TrailingZeros16(m)
@@ -122,6 +130,13 @@ func sigmoidsAVX512(h []float32, table *float32, out []uint16)
 //
 //go:noescape
 func pruneRowsAVX512(dst, w []float32, in []rawInput)
+
+// expSigmoidsAVX512 finishes the saturated units sigmoidsAVX512 left in
+// out whose magnitude is at most 700, computing math.Exp's FMA steps
+// sixteen at a time, and clears their bits.
+//
+//go:noescape
+func expSigmoidsAVX512(h []float32, out []uint16)
 
 //go:noescape
 func rowsAVX2(dst, w []float32, stride int, nz []int32, x []float32)

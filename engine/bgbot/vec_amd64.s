@@ -368,6 +368,115 @@ r256store:
 	VZEROUPPER
 	RET
 
+// Constants of the exp of package math (math/exp_amd64.s), whose FMA
+// path expExp8 repeats lane by lane, in its order.
+DATA expconst<>+0(SB)/8, $1.4426950408889634073599246810018920   // log2(e)
+DATA expconst<>+8(SB)/8, $0.69314718055966295651160180568695068359375 // ln 2, upper part
+DATA expconst<>+16(SB)/8, $0.28235290563031577122588448175013436025525412068e-12 // ln 2, lower part
+DATA expconst<>+24(SB)/8, $0.0625
+DATA expconst<>+32(SB)/8, $2.4801587301587301587e-5
+DATA expconst<>+40(SB)/8, $1.9841269841269841270e-4
+DATA expconst<>+48(SB)/8, $1.3888888888888888889e-3
+DATA expconst<>+56(SB)/8, $8.3333333333333333333e-3
+DATA expconst<>+64(SB)/8, $4.1666666666666666667e-2
+DATA expconst<>+72(SB)/8, $1.6666666666666666667e-1
+DATA expconst<>+80(SB)/8, $0.5
+DATA expconst<>+88(SB)/8, $1.0
+DATA expconst<>+96(SB)/8, $2.0
+DATA expconst<>+104(SB)/8, $0x3ff
+GLOBL expconst<>(SB), RODATA, $112
+
+// EXP8 sets Z10 to exp(Z10), eight float64 lanes, as math.Exp computes
+// it with FMA for arguments whose result is a normal number; it uses
+// Z11-Z13 and Y14.
+#define EXP8 \
+	VMULPD.BCST expconst<>+0(SB), Z10, Z11 \
+	VCVTPD2DQ Z11, Y14 \
+	VCVTDQ2PD Y14, Z11 \
+	VBROADCASTSD expconst<>+8(SB), Z12 \
+	VFNMADD231PD Z12, Z11, Z10 \
+	VBROADCASTSD expconst<>+16(SB), Z12 \
+	VFNMADD231PD Z12, Z11, Z10 \
+	VMULPD.BCST expconst<>+24(SB), Z10, Z10 \
+	VBROADCASTSD expconst<>+32(SB), Z11 \
+	VFMADD213PD.BCST expconst<>+40(SB), Z10, Z11 \
+	VFMADD213PD.BCST expconst<>+48(SB), Z10, Z11 \
+	VFMADD213PD.BCST expconst<>+56(SB), Z10, Z11 \
+	VFMADD213PD.BCST expconst<>+64(SB), Z10, Z11 \
+	VFMADD213PD.BCST expconst<>+72(SB), Z10, Z11 \
+	VFMADD213PD.BCST expconst<>+80(SB), Z10, Z11 \
+	VFMADD213PD.BCST expconst<>+88(SB), Z10, Z11 \
+	VMULPD Z11, Z10, Z10 \
+	VADDPD.BCST expconst<>+96(SB), Z10, Z11 \
+	VMULPD Z11, Z10, Z10 \
+	VADDPD.BCST expconst<>+96(SB), Z10, Z11 \
+	VMULPD Z11, Z10, Z10 \
+	VADDPD.BCST expconst<>+96(SB), Z10, Z11 \
+	VMULPD Z11, Z10, Z10 \
+	VADDPD.BCST expconst<>+96(SB), Z10, Z11 \
+	VFMADD213PD.BCST expconst<>+88(SB), Z11, Z10 \
+	VPMOVSXDQ Y14, Z13 \
+	VPADDQ.BCST expconst<>+104(SB), Z13, Z13 \
+	VPSLLQ $52, Z13, Z13 \
+	VMULPD Z13, Z10, Z10
+
+// func expSigmoidsAVX512(h []float32, out []uint16)
+// For the units whose bits are set in out (one mask of 16 a block), with
+// 16 <= |x| <= 700: sigmoid's 1 / (1 + float32(math.Exp(float64(-x)))),
+// with math.Exp's FMA steps, and their bits cleared; the others are left.
+TEXT ·expSigmoidsAVX512(SB), NOSPLIT, $0-48
+	MOVQ h_base+0(FP), DI
+	MOVQ h_len+8(FP), CX
+	MOVQ out_base+24(FP), R8
+	MOVL $0x41800000, AX // 16
+	VPBROADCASTD AX, Z20
+	MOVL $0x442f0000, AX // 700
+	VPBROADCASTD AX, Z21
+	MOVL $0x3f800000, AX // 1
+	VPBROADCASTD AX, Z22
+	MOVL $0x7fffffff, AX // all but the sign
+	VPBROADCASTD AX, Z23
+	TESTQ CX, CX
+	JZ    expdone
+exploop:
+	MOVWLZX (R8), AX
+	TESTL   AX, AX
+	JZ      expnext
+	KMOVW   AX, K1
+	VMOVUPS (DI), Z0
+	VPANDD  Z23, Z0, Z1         // |x|
+	VCMPPS  $0x1d, Z20, Z1, K2  // |x| >= 16, false for NaN
+	VCMPPS  $0x12, Z21, Z1, K3  // |x| <= 700
+	KANDW   K2, K3, K2
+	KANDW   K1, K2, K2          // lanes to do here
+	KMOVW   K2, BX
+	TESTL   BX, BX
+	JZ      expnext
+	VXORPS  Z2, Z2, Z2
+	VSUBPS  Z0, Z2, Z2          // -x
+	VCVTPS2PD Y2, Z10           // float64(-x), lanes 0-7
+	EXP8
+	VCVTPD2PS Z10, Y3           // float32(exp), lanes 0-7
+	VEXTRACTF64X4 $1, Z2, Y4
+	VCVTPS2PD Y4, Z10           // lanes 8-15
+	EXP8
+	VCVTPD2PS Z10, Y4
+	VINSERTF64X4 $1, Y4, Z3, Z3
+	VADDPS  Z3, Z22, Z3         // 1 + float32(exp)
+	VDIVPS  Z3, Z22, Z3         // 1 / that
+	VMOVUPS Z3, K2, (DI)
+	NOTL    BX
+	ANDL    BX, AX              // out &^ done
+	MOVW    AX, (R8)
+expnext:
+	ADDQ $64, DI
+	ADDQ $2, R8
+	SUBQ $16, CX
+	JNZ  exploop
+expdone:
+	VZEROUPPER
+	RET
+
 // func sigmoidsAVX512(h []float32, table *float32, out []uint16)
 // sigmoid's table interpolation, sixteen units at a time, for the units
 // within (-16, 16); the others are left as they are, their lanes set in

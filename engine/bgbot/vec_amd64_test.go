@@ -3,6 +3,7 @@
 package bgbot
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -41,5 +42,55 @@ func TestRowKernelsMatchGo(t *testing.T) {
 				sameBits(t, k.name, hidden, want, got[:hidden])
 			}
 		}
+	}
+}
+
+// TestExpSigmoidsMatchGo runs the saturated units' kernel over a sweep of
+// magnitudes from 16 to beyond 700, both signs, and checks that it does
+// every unit it should, leaves the rest, and matches sigmoid (math.Exp)
+// bit for bit.
+func TestExpSigmoidsMatchGo(t *testing.T) {
+	if !hasAVX512 || !mathFMA {
+		t.Skip("no AVX-512 or no FMA on this processor")
+	}
+	rng := rand.New(rand.NewPCG(19, 20))
+	for rep := range 200 {
+		h := make([]float32, 1024)
+		for i := range h {
+			var v float64
+			switch rng.IntN(3) {
+			case 0:
+				v = 16 + rng.ExpFloat64()*8
+			case 1:
+				v = 16 + rng.Float64()*700
+			default:
+				v = rng.Float64() * 32
+			}
+			if rng.IntN(2) == 0 {
+				v = -v
+			}
+			h[i] = float32(v)
+		}
+		if rep == 0 {
+			copy(h, []float32{16, -16, 700, -700, 700.0001, -700.0001, 16.000002, -16.000002, 88.72, -88.72, 103.9, -103.9})
+		}
+		want := append([]float32(nil), h...)
+		sigmoidsGo(want)
+		out := make([]uint16, len(h)/16)
+		sigmoidsAVX512(h, &sigTable[0], out)
+		expSigmoidsAVX512(h, out)
+		for b, m := range out {
+			for j := range 16 {
+				k := 16*b + j
+				left := m&(1<<j) != 0
+				if a := math.Abs(float64(h[k])); left != (a > 700) {
+					t.Fatalf("unit %d (%v): left for the caller %v", k, h[k], left)
+				}
+				if left {
+					h[k] = sigmoid(h[k])
+				}
+			}
+		}
+		sameBits(t, "expSigmoids", len(h), want, h)
 	}
 }
