@@ -254,6 +254,15 @@ func (r *Ringmaster) replayTuning(games []store.TunerGame, results []store.GameR
 		if g.Number != p.Number || g.GameID != tuneGameID(p.Number) {
 			return nil, nil, fmt.Errorf("game %s: stored as game number %d", g.GameID, p.Number)
 		}
+		var stored map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(g.Candidates), &stored); err != nil {
+			return nil, nil, fmt.Errorf("game %s: stored candidates: %w", g.GameID, err)
+		}
+		for name, def := range stored {
+			if _, ok := tn.defs[name]; !ok {
+				tn.defs[name] = string(def)
+			}
+		}
 		if _, err := tn.candidates(r.Comp, p); err != nil {
 			return nil, nil, fmt.Errorf("game %s: %w", g.GameID, err)
 		}

@@ -412,3 +412,26 @@ func TestTuneReportsCandidates(t *testing.T) {
 		t.Errorf("candidates' scores add up to %v", total)
 	}
 }
+
+// TestTuneRefusesChangedTemplate resumes a tune whose [candidate]
+// template changed after games were played: the run must stop with a
+// message naming a stored game rather than play on with other players.
+func TestTuneRefusesChangedTemplate(t *testing.T) {
+	dir := t.TempDir()
+	ctl := tuneControl("spsa", 2, false, smallTunes["spsa"])
+	path := writeControl(t, dir, "tune.toml", ctl)
+	tuneRun(t, path, 1, 4)
+	writeControl(t, dir, "tune.toml", ctl+"environ = {TUNE = \"changed\"}\n")
+	rm, err := ringmaster.New(path, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var display, errs strings.Builder
+	_, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, Display: &display, Errors: &errs})
+	if err == nil || !strings.Contains(err.Error(), "game tune_00000") || !strings.Contains(err.Error(), "template changed") {
+		t.Fatalf("resume with a changed template: %v, want a refusal naming game tune_00000", err)
+	}
+	if n := tunerGamesScored(strings.TrimSuffix(path, ".toml") + ".db"); n != 4 {
+		t.Errorf("%d games scored after the refusal, want the 4 played before it", n)
+	}
+}
