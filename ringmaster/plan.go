@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -168,7 +167,8 @@ func (tn *tuning) candidates(c *control.Competition, p contest.Proposal) (string
 // tuneScore is A's score of a finished game: 1 a win, 0 a loss, 0.5 a game
 // with no winner; with luck-adjusted scoring, (1+x)/2 for A's
 // luck-adjusted result x where the game was judged and played out or
-// resigned (a forfeit's record stops short).
+// resigned (a forfeit's record stops short), not clipped to [0,1]: spsa
+// takes the difference of two such shares, which clipping would erase.
 func tuneScore(p contest.Proposal, res store.GameResult, luckAdjusted bool, luck *[2]float64) float64 {
 	score := 0.5
 	switch res.Winner {
@@ -185,7 +185,7 @@ func tuneScore(p contest.Proposal, res store.GameResult, luckAdjusted bool, luck
 	if res.PlayerA != p.A.Code {
 		x = luck[1]
 	}
-	return math.Min(1, math.Max(0, (1+x)/2))
+	return (1 + x) / 2
 }
 
 // rebuildTuning makes the proposer's state afresh from the store, as

@@ -435,3 +435,73 @@ func TestTuneRefusesChangedTemplate(t *testing.T) {
 		t.Errorf("%d games scored after the refusal, want the 4 played before it", n)
 	}
 }
+
+// TestTuneLuckAdjusted scores a backgammon tune by luck-adjusted results:
+// each game's score, as stored and given to the tuner, is the candidate's
+// share (1+x)/2 of its judged luck-adjusted result x, not clipped, so
+// that a tune of two candidates both judged to lose by more than a game
+// still sees which lost by less.
+func TestTuneLuckAdjusted(t *testing.T) {
+	path := writeControl(t, t.TempDir(), "luck.toml", `competition_type = "spsa"
+game = "backgammon"
+seed = 3
+match_length = 1
+opponent = "net"
+mode = "opponent"
+luck_adjusted = true
+iterations = 4
+
+[players.net]
+kind = "builtin"
+args = ["--level", "net"]
+
+[candidate]
+kind = "builtin"
+args = ["--level", "net", "--noise", "{noise}"]
+
+[[parameters]]
+code = "noise"
+start = 0.5
+min = 0.0
+max = 1.0
+c_end = 0.05
+r_end = 0.2
+`)
+	if status, _ := tuneRun(t, path, 2, -1); status != ringmaster.Finished {
+		t.Fatalf("status %v, want finished", status)
+	}
+	db, err := sql.Open("sqlite", strings.TrimSuffix(path, ".toml")+".db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT t.game_id, t.score, CASE WHEN g.player_a = 'net' THEN s.value_b ELSE s.value_a END
+		FROM tuner_games t JOIN games g ON g.game_id = t.game_id
+		JOIN analysis_stats s ON s.game_id = t.game_id AND s.plies = 0 AND s.name = 'luck_adjusted_points'
+		WHERE g.ending IN ('normal', 'resignation')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n, outside := 0, 0
+	for rows.Next() {
+		var id string
+		var score, x float64
+		if err := rows.Scan(&id, &score, &x); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if math.Abs(score-(1+x)/2) > 1e-12 {
+			t.Errorf("game %s: score %v, want (1+x)/2 = %v for the candidate's luck-adjusted result %v", id, score, (1+x)/2, x)
+		}
+		if score < 0 || score > 1 {
+			outside++
+		}
+	}
+	if n != 8 {
+		t.Errorf("%d judged games with a score, want 8", n)
+	}
+	if outside == 0 {
+		t.Error("no luck-adjusted share fell outside [0,1]: the test no longer shows that shares are not clipped")
+	}
+}

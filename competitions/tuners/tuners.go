@@ -118,9 +118,13 @@ type Tuner interface {
 	// a stored game replayed or re-issued on resume. It fails for a game
 	// the tuner cannot have proposed with this config and seed.
 	Issued(g Game) error
-	// Record gives the result of an issued game: score is A's share in
-	// [0,1]: 1 a win, 0 a loss, 0.5 a draw or no result; spsa and ce_tuner
-	// also take a luck-adjusted share (clipped to [0,1] by the caller).
+	// Record gives the result of an issued game: score is A's share: 1 a
+	// win, 0 a loss, 0.5 a draw or no result, or a luck-adjusted share
+	// (1+x)/2 for A's luck-adjusted result x, which falls outside [0,1]
+	// where x falls outside [-1,1]. It must be finite. A share is not
+	// clipped: spsa's signal is the difference of two shares, which
+	// clipping would erase when both fall on one side (mc_tuner counts a
+	// share above one half as a win).
 	Record(g Game, score float64) error
 	// Best returns the current best estimate.
 	Best() Params
@@ -266,10 +270,10 @@ func formatParams(codes []string, p Params) string {
 	return b.String()
 }
 
-// checkScore refuses a score outside [0,1].
+// checkScore refuses a score that is not a finite number.
 func checkScore(g Game, score float64) error {
-	if !(score >= 0 && score <= 1) {
-		return fmt.Errorf("game %d: score %v is outside [0,1]", g.Number, score)
+	if !finite(score) {
+		return fmt.Errorf("game %d: score %v is not a finite number", g.Number, score)
 	}
 	return nil
 }

@@ -394,7 +394,7 @@ func TestRefusesGamesThatDoNotFit(t *testing.T) {
 			if err := tu.Issued(g); err == nil {
 				t.Error("a game issued twice was accepted")
 			}
-			for _, s := range []float64{-0.1, 1.5, math.NaN()} {
+			for _, s := range []float64{math.Inf(-1), math.Inf(1), math.NaN()} {
 				if err := tu.Record(g, s); err == nil {
 					t.Errorf("score %v accepted", s)
 				}
