@@ -298,7 +298,7 @@ func TestExitCodes(t *testing.T) {
 		want string
 	}{
 		{nil, 2, "usage"},
-		{[]string{"frobnicate", bad}, 2, "no such command: frobnicate"},
+		{[]string{"frobnicate", bad}, 2, `unknown command "frobnicate"`},
 		{[]string{"run", bad, "--parallel", "0"}, 2, "--parallel"},
 		{[]string{"run", bad}, 1, "bad.toml:7: players.a.surprise"},
 		{[]string{"show", filepath.Join(dir, "missing.toml")}, 1, "missing.toml"},
