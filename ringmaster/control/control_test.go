@@ -397,6 +397,9 @@ func TestParseFullExample(t *testing.T) {
 				Settings: &hyper},
 		},
 	}
+	for _, p := range want.Players {
+		p.Restart = RestartPerGame // every player's default
+	}
 	if !reflect.DeepEqual(c, want) {
 		for code, p := range c.Players {
 			if !reflect.DeepEqual(p, want.Players[code]) {
