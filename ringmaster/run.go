@@ -188,8 +188,6 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	run.wake = sync.NewCond(&run.mu)
 	if r.Comp.Planner != nil {
 		_, run.planDone = r.Comp.Planner.Plan(planned)
-	} else {
-		run.planDone = true // a fixed schedule is done when every game is played
 	}
 	for _, m := range matchups {
 		run.matchups[m.ID] = m
