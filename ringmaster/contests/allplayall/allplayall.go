@@ -31,28 +31,15 @@ func (Type) Keys() []string { return []string{"competitors", "rounds"} }
 // Load reads competitors and rounds and adds a matchup for each pair,
 // named by the competitors' letters: AvB, AvC, ..., BvC, ...
 func (Type) Load(b contest.Builder) {
-	var field []string
-	if v, ok := b.Get("competitors"); !ok {
-		b.Errorf("competitors", "required: a list of player codes")
-	} else if codes, ok := v.Strings(); ok {
-		if len(codes) < 2 {
-			v.Errorf("an all-play-all needs at least two competitors, got %d", len(codes))
+	field, v := contest.PlayerList(b, "competitors", "a list of player codes", "competitor")
+	if v != nil {
+		if len(field) < 2 {
+			v.Errorf("an all-play-all needs at least two competitors, got %d", len(field))
 		}
-		if len(codes) > MaxCompetitors {
-			v.Errorf("too many competitors: %d (at most %d)", len(codes), MaxCompetitors)
+		if len(field) > MaxCompetitors {
+			v.Errorf("too many competitors: %d (at most %d)", len(field), MaxCompetitors)
 		}
-		seen := make(map[string]bool)
-		for i, code := range codes {
-			switch {
-			case seen[code]:
-				v.At(i).Errorf("duplicate competitor %q", code)
-			case !b.Defined(code):
-				v.At(i).Errorf("unknown player %q", code)
-			}
-			seen[code] = true
-		}
-		field = codes
-		b.SetCompetitors(codes)
+		b.SetCompetitors(field)
 	}
 	rounds, haveRounds := 0, false
 	if v, ok := b.Get("rounds"); !ok {

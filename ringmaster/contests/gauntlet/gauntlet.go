@@ -27,8 +27,8 @@ func MatchupID(c, o string) string { return c + "~" + o }
 // per challenger and opponent, challengers in order, each against the
 // opponents in order.
 func (Type) Load(b contest.Builder) {
-	challengers := players(b, "challengers", 1)
-	opponents := players(b, "opponents", 1)
+	challengers := players(b, "challengers")
+	opponents := players(b, "opponents")
 	isOpponent := map[string]bool{}
 	for _, o := range opponents {
 		isOpponent[o] = true
@@ -40,21 +40,7 @@ func (Type) Load(b contest.Builder) {
 			}
 		}
 	}
-	games := 0
-	if v, ok := b.Get("number_of_games"); !ok {
-		b.Errorf("number_of_games", "required: the number of games each challenger plays each opponent")
-	} else if n, ok := v.Int(0, 1_000_000_000); ok {
-		games = n
-		if b.PairedGames() && n%2 != 0 {
-			v.Errorf("paired games need an even number of games, got %d", n)
-		}
-	}
-	alternating := true
-	if v, ok := b.Get("alternating"); ok {
-		if a, ok := v.Bool(); ok {
-			alternating = a
-		}
-	}
+	games, alternating := contest.GamesAndSeats(b, "the number of games each challenger plays each opponent", 0, 1_000_000_000)
 	b.CheckSettings()
 	if b.Errors() > 0 {
 		return
@@ -72,29 +58,11 @@ func (Type) Load(b contest.Builder) {
 	}
 }
 
-// players reads a list of at least min distinct defined player codes.
-func players(b contest.Builder, key string, min int) []string {
-	v, ok := b.Get(key)
-	if !ok {
-		b.Errorf(key, "required: a list of player codes")
-		return nil
-	}
-	codes, ok := v.Strings()
-	if !ok {
-		return nil
-	}
-	if len(codes) < min {
-		v.Errorf("needs at least %d player code(s), got %d", min, len(codes))
-	}
-	seen := map[string]bool{}
-	for i, code := range codes {
-		switch {
-		case seen[code]:
-			v.At(i).Errorf("duplicate player %q", code)
-		case !b.Defined(code):
-			v.At(i).Errorf("unknown player %q", code)
-		}
-		seen[code] = true
+// players reads a list of at least one distinct defined player code.
+func players(b contest.Builder, key string) []string {
+	codes, v := contest.PlayerList(b, key, "a list of player codes", "player")
+	if v != nil && len(codes) == 0 {
+		v.Errorf("needs at least 1 player code(s), got 0")
 	}
 	return codes
 }

@@ -34,40 +34,11 @@ const MaxCompetitors = 1024
 // Load reads competitors (seeding order), number_of_games (per match) and
 // alternating (default true) and sets the bracket as the planner.
 func (Type) Load(b contest.Builder) {
-	var field []string
-	if v, ok := b.Get("competitors"); !ok {
-		b.Errorf("competitors", "required: a list of player codes in seeding order")
-	} else if codes, ok := v.Strings(); ok {
-		if len(codes) < 2 || len(codes) > MaxCompetitors {
-			v.Errorf("a knockout needs 2 to %d competitors, got %d", MaxCompetitors, len(codes))
-		}
-		seen := map[string]bool{}
-		for i, code := range codes {
-			switch {
-			case seen[code]:
-				v.At(i).Errorf("duplicate competitor %q", code)
-			case !b.Defined(code):
-				v.At(i).Errorf("unknown player %q", code)
-			}
-			seen[code] = true
-		}
-		field = codes
+	field, v := contest.PlayerList(b, "competitors", "a list of player codes in seeding order", "competitor")
+	if v != nil && (len(field) < 2 || len(field) > MaxCompetitors) {
+		v.Errorf("a knockout needs 2 to %d competitors, got %d", MaxCompetitors, len(field))
 	}
-	games := 0
-	if v, ok := b.Get("number_of_games"); !ok {
-		b.Errorf("number_of_games", "required: the number of games in each match of the bracket")
-	} else if n, ok := v.Int(1, 1_000_000); ok {
-		games = n
-		if b.PairedGames() && n%2 != 0 {
-			v.Errorf("paired games need an even number of games, got %d", n)
-		}
-	}
-	alternating := true
-	if v, ok := b.Get("alternating"); ok {
-		if a, ok := v.Bool(); ok {
-			alternating = a
-		}
-	}
+	games, alternating := contest.GamesAndSeats(b, "the number of games in each match of the bracket", 1, 1_000_000)
 	b.CheckSettings()
 	if b.Errors() > 0 {
 		return
