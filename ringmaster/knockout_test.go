@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
@@ -111,5 +114,86 @@ func TestKnockoutPlaysItsBracket(t *testing.T) {
 	}
 	if fmt.Sprint(parts) != fmt.Sprint(whole) {
 		t.Errorf("stopped and resumed:\n%v\nuninterrupted:\n%v", parts, whole)
+	}
+}
+
+const gauntletControl = `
+competition_type = "gauntlet"
+game = "backgammon"
+seed = 23
+match_length = 3
+dice = "paired"
+number_of_games = 4
+challengers = ["net", "heuristic"]
+opponents = ["rand1", "rand2", "rand3"]
+
+[players.net]
+kind = "builtin"
+args = ["--level", "net"]
+[players.heuristic]
+kind = "builtin"
+args = ["--level", "heuristic"]
+[players.rand1]
+kind = "builtin"
+args = ["--level", "random", "--seed", "1"]
+[players.rand2]
+kind = "builtin"
+args = ["--level", "random", "--seed", "2"]
+[players.rand3]
+kind = "builtin"
+args = ["--level", "random", "--seed", "3"]
+`
+
+// TestGauntletAndKnockoutSurviveSIGKILL kills a `ringmaster run` of each
+// type with SIGKILL once some games are stored, resumes it, and compares
+// the stored results with a run never killed: the same games with the
+// same results, nothing lost and nothing played twice.
+func TestGauntletAndKnockoutSurviveSIGKILL(t *testing.T) {
+	for _, tc := range []struct{ name, control string }{{"gauntlet", gauntletControl}, {"knockout", knockoutControl}} {
+		t.Run(tc.name, func(t *testing.T) {
+			whole := filepath.Join(t.TempDir(), "c.toml")
+			if err := os.WriteFile(whole, []byte(tc.control), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command(ringmasterBin, "run", whole, "-q", "-j", "1").CombinedOutput(); err != nil {
+				t.Fatalf("uninterrupted run: %v\n%s", err, out)
+			}
+			want := readResults(t, strings.TrimSuffix(whole, ".toml")+".db")
+
+			killed := filepath.Join(t.TempDir(), "c.toml")
+			if err := os.WriteFile(killed, []byte(tc.control), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			db := strings.TrimSuffix(killed, ".toml") + ".db"
+			cmd := exec.Command(ringmasterBin, "run", killed, "-q", "-j", "1")
+			var out strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			for killedAt := false; !killedAt; {
+				select {
+				case <-done:
+					t.Fatalf("the run finished before it could be killed:\n%s", out.String())
+				case <-time.After(5 * time.Millisecond):
+					if countResults(db) >= 3 {
+						cmd.Process.Signal(syscall.SIGKILL)
+						<-done
+						killedAt = true
+					}
+				}
+			}
+			if n := countResults(db); n >= len(want) {
+				t.Fatalf("killed after %d of %d games: nothing left to resume", n, len(want))
+			}
+			if out, err := exec.Command(ringmasterBin, "run", killed, "-q", "-j", "1").CombinedOutput(); err != nil {
+				t.Fatalf("resumed run: %v\n%s", err, out)
+			}
+			if got := readResults(t, db); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("killed and resumed:\n%v\nnever killed:\n%v", got, want)
+			}
+		})
 	}
 }
