@@ -557,17 +557,7 @@ func TestUpdateAddsAndGrowsMatchups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []string
-	for {
-		j, ok := s.Issue()
-		if !ok {
-			break
-		}
-		ids = append(ids, j.GameID)
-		if err := s.Fix(j.GameID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ids := issueAll(t, s, true)
 	if !s.Complete() || len(ids) != 2 {
 		t.Fatalf("issued %v, complete %v", ids, s.Complete())
 	}
@@ -576,15 +566,10 @@ func TestUpdateAddsAndGrowsMatchups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var more []string
-	for {
-		j, ok := s.Issue()
-		if !ok {
-			break
-		}
-		more = append(more, j.GameID)
-		if j.MatchupID == "r1m1" && j.Number < 2 {
-			t.Errorf("game %s issued again", j.GameID)
+	more := issueAll(t, s, false)
+	for _, id := range more {
+		if mid, n, _ := ParseGameID(id); mid == "r1m1" && n < 2 {
+			t.Errorf("game %s issued again", id)
 		}
 	}
 	if len(more) != 4 {
@@ -592,5 +577,24 @@ func TestUpdateAddsAndGrowsMatchups(t *testing.T) {
 	}
 	if err := s.Update([]MatchupPlan{{ID: "r1m1", NumberOfGames: 5, Paired: true}}); err == nil {
 		t.Error("an odd number of paired games was accepted")
+	}
+}
+
+// issueAll issues every game the scheduler has to give now, fixing each
+// as issued when fix is set, and returns their ids in issue order.
+func issueAll(t *testing.T, s *Scheduler, fix bool) []string {
+	t.Helper()
+	var ids []string
+	for {
+		j, ok := s.Issue()
+		if !ok {
+			return ids
+		}
+		ids = append(ids, j.GameID)
+		if fix {
+			if err := s.Fix(j.GameID); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

@@ -95,12 +95,9 @@ func (MC) Load(b contest.Builder) {
 		}
 		t.CheckKeys("code", "scale", "min", "max", "integer", "split", "values")
 		cfg.Parameters = append(cfg.Parameters, p)
+		r.codes = append(r.codes, p.Code)
 	})
-	codes := make([]string, len(cfg.Parameters))
-	for i, p := range cfg.Parameters {
-		codes[i] = p.Code
-	}
-	r.finish(tables, codes, cfg)
+	r.finish(tables, r.codes, cfg)
 }
 
 func (CE) Load(b contest.Builder) {
@@ -127,12 +124,9 @@ func (CE) Load(b contest.Builder) {
 		p.Integer = r.bool(t, "integer")
 		t.CheckKeys("code", "initial_mean", "initial_variance", "min", "max", "integer")
 		cfg.Parameters = append(cfg.Parameters, p)
+		r.codes = append(r.codes, p.Code)
 	})
-	codes := make([]string, len(cfg.Parameters))
-	for i, p := range cfg.Parameters {
-		codes[i] = p.Code
-	}
-	r.finish(tables, codes, cfg)
+	r.finish(tables, r.codes, cfg)
 }
 
 func (SPSA) Load(b contest.Builder) {
@@ -160,12 +154,9 @@ func (SPSA) Load(b contest.Builder) {
 		p.Integer = r.bool(t, "integer")
 		t.CheckKeys("code", "start", "min", "max", "c_end", "r_end", "integer")
 		cfg.Parameters = append(cfg.Parameters, p)
+		r.codes = append(r.codes, p.Code)
 	})
-	codes := make([]string, len(cfg.Parameters))
-	for i, p := range cfg.Parameters {
-		codes[i] = p.Code
-	}
-	r.finish(tables, codes, cfg)
+	r.finish(tables, r.codes, cfg)
 }
 
 // reader reads a tuner's keys through the builder, reporting each problem
@@ -174,6 +165,8 @@ type reader struct {
 	b    contest.Builder
 	opp  string
 	seat string
+	// codes are the parameters' codes in the order read.
+	codes []string
 }
 
 func (r *reader) float(t contest.Table, key string, required bool, min, max float64) float64 {
