@@ -101,6 +101,20 @@ func (v Value) Float(min, max float64) (float64, bool) {
 // Bool reads true or false.
 func (v Value) Bool() (bool, bool) { return v.l.boolean(v.p, v.raw) }
 
+// Path reads a file or directory name: a leading ~ is expanded and a
+// relative name is taken from the control file's directory.
+func (v Value) Path() (string, bool) {
+	s, ok := v.l.str(v.p, v.raw)
+	if !ok {
+		return "", false
+	}
+	if s == "" {
+		v.Errorf("empty path")
+		return "", false
+	}
+	return v.l.resolve(s), true
+}
+
 // Choice reads a string that must be one of choices; noun names what it
 // is in the error ("variant").
 func (v Value) Choice(noun string, choices ...string) (string, bool) {
