@@ -62,6 +62,10 @@ type Table interface {
 	// CheckKeys reports every key of the table that is neither in
 	// allowed nor a matchup setting (the generic ones and the game's).
 	CheckKeys(allowed ...string)
+	// CheckOnlyKeys reports every key of the table not in allowed: for
+	// a table that is not a matchup (a tuner's [[parameters]]), where a
+	// game setting would otherwise be taken and ignored.
+	CheckOnlyKeys(allowed ...string)
 }
 
 // Matchup is a matchup a type adds: two player codes and how many games

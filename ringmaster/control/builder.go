@@ -56,6 +56,11 @@ func (t table) CheckKeys(allowed ...string) {
 	t.l.checkKeys(t.p, t.t, keys, nil, "")
 }
 
+func (t table) CheckOnlyKeys(allowed ...string) {
+	known := append(matchupSettingKeys(), settingKeys(t.l.game)...)
+	t.l.checkKeys(t.p, t.t, allowed, known, "not allowed here: a game or matchup setting belongs at the top level")
+}
+
 // builder is the loader as a competition type sees it.
 type builder struct {
 	table

@@ -3,9 +3,12 @@ package control_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gamemill/gamemill/ringmaster/contest"
+	"github.com/gamemill/gamemill/ringmaster/contests/tune"
 	"github.com/gamemill/gamemill/ringmaster/control"
 )
 
@@ -49,9 +52,13 @@ func TestTunerErrorsNameTheKey(t *testing.T) {
 		{"no opponent", `opponent = "net"`, "", "opponent: required: the code of the player the candidates meet"},
 		{"unknown opponent", `opponent = "net"`, `opponent = "nett" ` + marker, `opponent: unknown player "nett"`},
 		{"colour", `candidate_colour = "alternate"`, `candidate_colour = "red" ` + marker,
-			`candidate_colour: must be "first", "second" or "alternate" (or gomill's "b", "w", "black", "white"), not "red"`},
+			`candidate_colour: must be "first", "second", "alternate" or "random" (or gomill's "b", "w", "black", "white", "r"), not "red"`},
 		{"mc key in spsa", "iterations = 10", "iterations = 10\nexploration_coefficient = 1 " + marker, "exploration_coefficient: not allowed in a spsa competition"},
 		{"parameter key", "r_end = 0.05", "r_end = 0.05\nsplit = 2 " + marker, "parameters[0].split: unknown key"},
+		{"game setting in parameters", "r_end = 0.05", "r_end = 0.05\nmatch_length = 3 " + marker,
+			"parameters[0].match_length: not allowed here: a game or matchup setting belongs at the top level"},
+		{"move limit in parameters", "r_end = 0.05", "r_end = 0.05\nmove_limit = 300 " + marker,
+			"parameters[0].move_limit: not allowed here: a game or matchup setting belongs at the top level"},
 		{"seed parameter", `code = "noise"`, `code = "seed" ` + marker, "parameters[0].code: a parameter cannot be coded \"seed\": {seed} is the game's seed"},
 		{"no iterations", "iterations = 10", "", "iterations: required"},
 		{"no candidate", "[candidate]", "[candidate_]", "candidate: required: a player definition whose strings hold {code} placeholders for the parameters"},
@@ -111,5 +118,95 @@ func TestCandidateFillsPlaceholders(t *testing.T) {
 	}
 	if _, err := c.Candidate("x", map[string]string{"other": "1"}); err == nil {
 		t.Error("a candidate without a value for {noise} was made")
+	}
+}
+
+// seatsOf plays a tuning competition's proposals to the end, every game
+// a draw, and returns whether its candidate sat second in each game, with
+// the game's pair.
+func seatsOf(t *testing.T, c *control.Competition) (second []bool, pairs []int) {
+	t.Helper()
+	state, err := c.Proposer.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending []contest.Proposal
+	for n := 0; n < 1000; {
+		p, status := state.Next(n)
+		switch status {
+		case contest.Finish:
+			return second, pairs
+		case contest.Wait:
+			if len(pending) == 0 {
+				t.Fatalf("game %d: the tuner waits with no game in flight", n)
+			}
+			for _, q := range pending {
+				if err := state.Record(q, 0.5); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pending = nil
+			continue
+		}
+		if err := state.Issued(p); err != nil {
+			t.Fatal(err)
+		}
+		pending = append(pending, p)
+		second = append(second, p.ASecond)
+		pairs = append(pairs, p.Pair)
+		n++
+	}
+	t.Fatal("the tuner proposed more than 1000 games")
+	return nil, nil
+}
+
+// TestRandomCandidateColour: candidate_colour = "random" (gomill's, also
+// "r") seats the candidate by a draw from the seed and the game's pair:
+// both games of a pair alike, both seats over the run, the same draws
+// after a restart, another seed other draws.
+func TestRandomCandidateColour(t *testing.T) {
+	load := func(colour string, seed int) []bool {
+		src := strings.Replace(spsaFile, `candidate_colour = "alternate"`, `candidate_colour = "`+colour+`"`, 1)
+		src = strings.Replace(src, "seed = 4", fmt.Sprintf("seed = %d", seed), 1)
+		src = strings.Replace(src, "iterations = 10", "iterations = 40", 1)
+		c, err := parse("t.toml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, pairs := seatsOf(t, c)
+		if len(second) != 80 {
+			t.Fatalf("%d games, want 80 (40 iterations of a pair)", len(second))
+		}
+		for i := range second {
+			if pairs[i] < 0 || second[i] != tune.RandomSecond(int64(seed), pairs[i]) {
+				t.Fatalf("game %d (pair %d): second %v, want the draw for its pair", i, pairs[i], second[i])
+			}
+			if i%2 == 1 && (pairs[i] != pairs[i-1] || second[i] != second[i-1]) {
+				t.Errorf("games %d and %d of one pair seat the candidate apart", i-1, i)
+			}
+		}
+		return second
+	}
+	a := load("random", 4)
+	firsts, alternating := 0, true
+	for i, s := range a {
+		if !s {
+			firsts++
+		}
+		if s != ((i/2)%2 == 1) {
+			alternating = false
+		}
+	}
+	if firsts < 20 || firsts > 60 || alternating {
+		t.Errorf("random seats: %d of 80 first, alternating %v; want both seats, not alternating", firsts, alternating)
+	}
+	if b := load("r", 4); !slices.Equal(a, b) {
+		t.Error(`"r" draws other seats than "random" under the same seed`)
+	}
+	if b := load("random", 4); !slices.Equal(a, b) {
+		t.Error("a second start draws other seats")
+	}
+	if b := load("random", 5); slices.Equal(a, b) {
+		t.Error("seeds 4 and 5 draw the same seats")
 	}
 }

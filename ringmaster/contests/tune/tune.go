@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gamemill/gamemill/competitions"
 	"github.com/gamemill/gamemill/competitions/tuners"
 	"github.com/gamemill/gamemill/ringmaster/contest"
 )
@@ -24,6 +25,10 @@ const (
 	SeatFirst     = "first"     // the first seat (black in Go)
 	SeatSecond    = "second"    // the second seat (white in Go)
 	SeatAlternate = "alternate" // first in even-numbered games or pairs, second in odd
+	// SeatRandom draws the seat of each game (or pair) from the
+	// competition's seed and the game's (or pair's) number, so a resume
+	// draws the same.
+	SeatRandom = "random"
 )
 
 // commonKeys are the top-level keys every tuner reads.
@@ -33,7 +38,7 @@ var commonKeys = []string{"opponent", "candidate", "parameters", "candidate_colo
 var seatAliases = map[string]string{
 	"b": SeatFirst, "black": SeatFirst, SeatFirst: SeatFirst,
 	"w": SeatSecond, "white": SeatSecond, SeatSecond: SeatSecond,
-	SeatAlternate: SeatAlternate,
+	"r": SeatRandom, SeatRandom: SeatRandom, SeatAlternate: SeatAlternate,
 }
 
 // MC is the mc_tuner competition type.
@@ -93,7 +98,7 @@ func (MC) Load(b contest.Builder) {
 				v.Errorf("must be a list of values (strings, numbers or booleans)")
 			}
 		}
-		t.CheckKeys("code", "scale", "min", "max", "integer", "split", "values")
+		t.CheckOnlyKeys("code", "scale", "min", "max", "integer", "split", "values")
 		cfg.Parameters = append(cfg.Parameters, p)
 		r.codes = append(r.codes, p.Code)
 	})
@@ -122,7 +127,7 @@ func (CE) Load(b contest.Builder) {
 			p.Max = &x
 		}
 		p.Integer = r.bool(t, "integer")
-		t.CheckKeys("code", "initial_mean", "initial_variance", "min", "max", "integer")
+		t.CheckOnlyKeys("code", "initial_mean", "initial_variance", "min", "max", "integer")
 		cfg.Parameters = append(cfg.Parameters, p)
 		r.codes = append(r.codes, p.Code)
 	})
@@ -152,7 +157,7 @@ func (SPSA) Load(b contest.Builder) {
 		p.CEnd = r.float(t, "c_end", true, 0, math.MaxFloat64)
 		p.REnd = r.float(t, "r_end", true, 0, math.MaxFloat64)
 		p.Integer = r.bool(t, "integer")
-		t.CheckKeys("code", "start", "min", "max", "c_end", "r_end", "integer")
+		t.CheckOnlyKeys("code", "start", "min", "max", "c_end", "r_end", "integer")
 		cfg.Parameters = append(cfg.Parameters, p)
 		r.codes = append(r.codes, p.Code)
 	})
@@ -252,7 +257,8 @@ func (r *reader) finish(tables []contest.Table, codes []string, cfg any) {
 			if seat, ok := seatAliases[s]; ok {
 				r.seat = seat
 			} else {
-				v.Errorf("must be %q, %q or %q (or gomill's \"b\", \"w\", \"black\", \"white\"), not %q", SeatFirst, SeatSecond, SeatAlternate, s)
+				v.Errorf("must be %q, %q, %q or %q (or gomill's \"b\", \"w\", \"black\", \"white\", \"r\"), not %q",
+					SeatFirst, SeatSecond, SeatAlternate, SeatRandom, s)
 			}
 		}
 	}
@@ -348,13 +354,27 @@ func (s *state) proposal(g tuners.Game) contest.Proposal {
 	case SeatSecond:
 		p.ASecond = true
 	case SeatAlternate:
-		k := g.Number
-		if g.Pair >= 0 {
-			k = g.Pair
-		}
-		p.ASecond = k%2 == 1
+		p.ASecond = seatKey(g)%2 == 1
+	case SeatRandom:
+		p.ASecond = RandomSecond(s.p.Seed, seatKey(g))
 	}
 	return p
+}
+
+// seatKey is what a game's seat is chosen by: its pair where it has one
+// (both games of a pair seat A alike), else its number.
+func seatKey(g tuners.Game) int {
+	if g.Pair >= 0 {
+		return g.Pair
+	}
+	return g.Number
+}
+
+// RandomSecond is candidate_colour = "random"'s draw for game (or pair)
+// k of a competition with the given seed: whether the candidate sits
+// second. It is a fixed function of the two, like the dice.
+func RandomSecond(seed int64, k int) bool {
+	return competitions.DiceSeed(seed, "candidate_colour", k)&1 == 1
 }
 
 func entrant(c tuners.Candidate) contest.Entrant {
