@@ -101,11 +101,14 @@ func (a aliased) Do(ctx context.Context, command string, args ...string) (string
 }
 
 // engineEnv is what an engine process gets on top of the inherited
-// environment: the game id and worker slot, then the player's environ.
+// environment: the game id and worker slot, also under gomill's names
+// (GOMILL_GAME_ID, GOMILL_SLOT) for engines written for its ringmaster,
+// then the player's environ.
 func engineEnv(p *control.Player, o launchOptions) []string {
-	env := []string{"GAMEMILL_GAME_ID=" + o.gameID, "GAMEMILL_GAME_SEED=" + strconv.FormatUint(EngineSeed(o.seed), 10)}
+	env := []string{"GAMEMILL_GAME_ID=" + o.gameID, "GAMEMILL_GAME_SEED=" + strconv.FormatUint(EngineSeed(o.seed), 10),
+		"GOMILL_GAME_ID=" + o.gameID}
 	if o.slot >= 0 {
-		env = append(env, fmt.Sprintf("GAMEMILL_SLOT=%d", o.slot))
+		env = append(env, fmt.Sprintf("GAMEMILL_SLOT=%d", o.slot), fmt.Sprintf("GOMILL_SLOT=%d", o.slot))
 	}
 	keys := make([]string, 0, len(p.Environ))
 	for k := range p.Environ {

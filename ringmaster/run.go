@@ -481,7 +481,20 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 	if err != nil {
 		return nil, err
 	}
-	info := referee.GameInfo{ID: job.GameID, Event: run.rm.Comp.Code + " " + job.GameID, Seed: job.DiceSeed}
+	info := referee.GameInfo{ID: job.GameID, Event: run.rm.Comp.Code + " " + job.GameID, Seed: job.DiceSeed,
+		Number: job.Number, Pair: job.PairNumber,
+		Launch: func(ctx context.Context, code string) (player.Player, error) {
+			def := run.player(code)
+			if def == nil {
+				return nil, fmt.Errorf("no player %s in the control file", code)
+			}
+			o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot, engines: run.engines,
+				stderr: run.log.engineWriter(code, job.GameID, def.StderrLimit)}
+			if transcript != nil {
+				o.transcript = transcript.hook(code)
+			}
+			return run.rm.launch(ctx, def, o)
+		}}
 	out, err := ref.Play(ctx, info, seats)
 	var cpu [2]time.Duration
 	for i, p := range players {
@@ -490,6 +503,9 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 			run.log.printf("game %s: late error closing %s: %v", job.GameID, codes[i], cerr)
 		}
 		cpu[i] = used
+		if out.EngineCPU[i] > 0 {
+			cpu[i] = out.EngineCPU[i] // the engine's own figure (gomill-cpu_time)
+		}
 		players[i] = nil
 	}
 	if err != nil {

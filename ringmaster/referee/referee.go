@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
@@ -30,6 +31,16 @@ type GameInfo struct {
 	ID    string // the game id, as in the store and the records' names
 	Event string // the event name for records (competition code and game id)
 	Seed  uint64 // fixes the referee's random choices
+	// Number is the game's number within its matchup, from 0; Pair is
+	// Number/2 when the matchup's games are played in pairs with the
+	// seats swapped, else -1. A referee choosing a start position by game
+	// uses them.
+	Number, Pair int
+	// Launch starts another player of the competition by its code (a
+	// referee engine that scores the game), set up for this game as the
+	// seats' engines are; the caller closes it. Nil when the ringmaster
+	// offers none.
+	Launch func(ctx context.Context, code string) (player.Player, error)
 }
 
 // Seat is one side of a game: a player code, the running engine and its
@@ -53,6 +64,7 @@ const (
 	EndClaim       = "claim"       // a player claimed the win and the referee accepted
 	EndUnknown     = "unknown"     // over, but the result could not be settled
 	EndMoveLimit   = "move_limit"  // stopped at the move limit: nobody won
+	EndTime        = "time"        // a player's clock ran out: it lost on time
 )
 
 // StatDisputes is a statistic (Outcome.Stats) any game may write: by
@@ -92,6 +104,10 @@ type Outcome struct {
 	Points    [2]int
 	Moves     int
 	Decisions [2]int
+	// EngineCPU is each seat's CPU time for the game as its engine
+	// reported it (gomill-cpu_time); 0 where the engine did not, and the
+	// ringmaster's own measure stands.
+	EngineCPU [2]time.Duration
 	// Stats counts the game's own events by name, by seat.
 	Stats map[string][2]int
 	// Records holds the game's records by format ("mat", "sgf"); for a
