@@ -1,19 +1,14 @@
-// Command fibsd is a FIBS-style backgammon server: accounts in SQLite
-// (bcrypt-hashed passwords), the who list, toggles, invitations, match play
-// refereed by engine/backgammon with dice from crypto/rand, the cube, the
-// Crawford rule, resignations, matches saved when a player leaves and
-// resumed later, and every finished match kept as a .mat file. It speaks
-// CLIP over telnet-style TCP and over WebSocket (one line per text frame),
-// with one session code for both.
+// Command fibsd runs protocol/fibs/server, a FIBS-style backgammon server,
+// on the addresses its flags give (loopback unless a host is given), and
+// creates accounts in its database.
 //
-//	fibsd serve --db fibsd.db --tcp :4321 --ws :4380 --records matches/
+//	fibsd serve --db fibsd.db --tcp 4321 --ws 4380 --records matches/
 //	fibsd adduser --db fibsd.db NAME < password-file
 package main
 
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +24,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/gamemill/gamemill/protocol/fibs/server"
 )
 
 func main() {
@@ -79,19 +75,19 @@ func addUser(fs *pflag.FlagSet, args []string, stdin io.Reader) error {
 	if pw == "" || strings.ContainsAny(pw, " \t") {
 		return errors.New("the password must be one word, not empty")
 	}
-	st, err := openStore(*db, *cost)
+	st, err := server.OpenStore(*db, *cost)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	return st.addUser(fs.Arg(0), pw)
+	return st.AddUser(fs.Arg(0), pw)
 }
 
 func serve(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 	db := fs.String("db", "fibsd.db", "SQLite database of accounts and saved matches")
-	tcpAddr := fs.String("tcp", ":4321", "TCP address for telnet-style clients (empty: none)")
-	wsAddr := fs.String("ws", "", "address for WebSocket clients, served at /fibs (empty: none)")
-	var cfg config
+	tcpAddr := fs.String("tcp", "4321", "address for telnet-style clients: PORT or :PORT listens on loopback only, HOST:PORT (0.0.0.0:4321 for every interface) where given (empty: none)")
+	wsAddr := fs.String("ws", "", "address for WebSocket clients, served at /fibs, as for --tcp (empty: none)")
+	var cfg server.Config
 	fs.StringVar(&cfg.Records, "records", "matches", "directory for the .mat files of finished matches")
 	fs.BoolVar(&cfg.Register, "register", false, "a login with an unknown name creates the account")
 	fs.IntVar(&cfg.MaxLine, "max-line", 512, "longest command line accepted; longer ones are skipped")
@@ -115,49 +111,39 @@ func serve(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 		return cli.Usagef("serve: give --tcp or --ws")
 	}
 	logger := log.New(stderr, "fibsd: ", log.LstdFlags)
-	st, err := openStore(*db, *cost)
+	st, err := server.OpenStore(*db, *cost)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := newServer(cfg, st, logger, secureDie)
+	var tcp, ws net.Listener
 	if *tcpAddr != "" {
-		l, err := net.Listen("tcp", *tcpAddr)
-		if err != nil {
-			return err
+		if tcp, err = net.Listen("tcp", listenAddr(*tcpAddr)); err != nil {
+			return fmt.Errorf("--tcp: %w", err)
 		}
-		logger.Printf("TCP on %s", l.Addr())
-		go srv.listenTCP(ctx, l)
+		logger.Printf("TCP on %s", tcp.Addr())
 	}
 	if *wsAddr != "" {
-		l, err := net.Listen("tcp", *wsAddr)
-		if err != nil {
-			return err
+		if ws, err = net.Listen("tcp", listenAddr(*wsAddr)); err != nil {
+			return fmt.Errorf("--ws: %w", err)
 		}
-		logger.Printf("WebSocket on ws://%s/fibs", l.Addr())
-		go func() {
-			if err := srv.serveWS(ctx, l); err != nil {
-				logger.Print(err)
-			}
-		}()
+		logger.Printf("WebSocket on ws://%s/fibs", ws.Addr())
 	}
-	<-ctx.Done()
-	logger.Printf("shutting down: saving matches in progress")
-	srv.shutdown()
-	return nil
+	err = server.New(cfg, st, logger).Run(ctx, tcp, ws)
+	logger.Printf("stopped: matches in progress saved")
+	return err
 }
 
-// secureDie rolls one die from crypto/rand.
-func secureDie() int {
-	var b [1]byte
-	for {
-		if _, err := rand.Read(b[:]); err != nil {
-			panic(fmt.Sprintf("crypto/rand: %v", err))
-		}
-		if b[0] < 252 { // 252 = 6*42: no modulo bias
-			return int(b[0]%6) + 1
-		}
+// listenAddr puts an address without a host (PORT or :PORT) on loopback:
+// a server is open to the network only where its address says so.
+func listenAddr(addr string) string {
+	if !strings.Contains(addr, ":") {
+		return net.JoinHostPort("127.0.0.1", addr)
 	}
+	if strings.HasPrefix(addr, ":") {
+		return "127.0.0.1" + addr
+	}
+	return addr
 }

@@ -16,6 +16,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gamemill/gamemill/protocol/fibs"
+	"github.com/gamemill/gamemill/protocol/fibs/server"
+	"github.com/gamemill/gamemill/protocol/fibs/server/servertest"
 )
 
 // binDir holds the fibsd binary the process tests run, built once.
@@ -65,11 +67,29 @@ func openUp(t *testing.T, dir string) {
 	}
 }
 
+// lockedLog collects a process's log lines for failure messages.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // fibsdProcess is fibsd serving on a loopback port in a process of its own.
 type fibsdProcess struct {
 	cmd  *exec.Cmd
 	addr string
-	logs *syncBuf
+	logs *lockedLog
 	done chan struct{} // closed when the process has exited
 }
 
@@ -83,7 +103,7 @@ func startFibsd(t *testing.T, bin string, args ...string) *fibsdProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &fibsdProcess{cmd: cmd, logs: &syncBuf{}, done: make(chan struct{})}
+	p := &fibsdProcess{cmd: cmd, logs: &lockedLog{}, done: make(chan struct{})}
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -141,32 +161,32 @@ func TestMatchSurvivesSIGKILL(t *testing.T) {
 	addUsers(t, bin, db, "a", "b")
 
 	p := startFibsd(t, bin, "--db", db, "--records", records)
-	a, b := dialHuman(t, p.addr), dialHuman(t, p.addr)
-	a.login("a")
-	b.login("b")
-	b.type_("toggle ready")
-	b.until("ready")
-	a.type_("invite b 5")
-	b.until("Type 'join a' to accept.")
-	b.type_("join a")
+	a, b := servertest.Dial(t, p.addr), servertest.Dial(t, p.addr)
+	a.Login("a")
+	b.Login("b")
+	b.Type("toggle ready")
+	b.Until("ready")
+	a.Type("invite b 5")
+	b.Until("Type 'join a' to accept.")
+	b.Type("join a")
 	// The first game, played to its end.
 	ended := make(chan string, 1)
-	go func() { ended <- a.playUntil(fibs.JoinNextGame) }()
-	b.playUntil(fibs.JoinNextGame)
+	go func() { ended <- a.PlayUntil(fibs.JoinNextGame) }()
+	b.PlayUntil(fibs.JoinNextGame)
 	<-ended
 	// The second game: the opening roll and one move.
-	a.type_("join")
-	b.type_("join")
-	a.until("You rolled")
+	a.Type("join")
+	b.Type("join")
+	a.Until("You rolled")
 	mover, other := a, b
-	if strings.HasPrefix(a.until(""), "b makes the first move") {
+	if strings.HasPrefix(a.Until(""), "b makes the first move") {
 		mover, other = b, a
 	}
-	firstMove(mover)
-	moverBoard := mover.until("board:")
+	mover.FirstMove()
+	moverBoard := mover.Until("board:")
 	var otherBoard string
 	for {
-		line := other.until("")
+		line := other.Until("")
 		if fibs.Parse(line).Kind == fibs.Board {
 			otherBoard = line
 		}
@@ -181,25 +201,25 @@ func TestMatchSurvivesSIGKILL(t *testing.T) {
 	p.kill(t)
 
 	p = startFibsd(t, bin, "--db", db, "--records", records)
-	a, b = dialHuman(t, p.addr), dialHuman(t, p.addr)
-	a.login("a")
-	a.until("** You have 1 saved match(es)")
-	b.login("b")
-	a.type_("invite b")
-	b.until("a wants to resume a saved match with you.")
-	b.type_("join a")
-	a.until("b has joined you. Your running match was loaded.")
-	if resumed := a.until("board:"); resumed != lastA {
+	a, b = servertest.Dial(t, p.addr), servertest.Dial(t, p.addr)
+	a.Login("a")
+	a.Until("** You have 1 saved match(es)")
+	b.Login("b")
+	a.Type("invite b")
+	b.Until("a wants to resume a saved match with you.")
+	b.Type("join a")
+	a.Until("b has joined you. Your running match was loaded.")
+	if resumed := a.Until("board:"); resumed != lastA {
 		t.Fatalf("the match resumed elsewhere:\nbefore the kill %s\nafter           %s", lastA, resumed)
 	}
 	// A crash right after resuming: the saved match is still there.
 	p.kill(t)
 	p = startFibsd(t, bin, "--db", db, "--records", records)
-	b = dialHuman(t, p.addr)
-	b.login("b")
-	b.type_("show saved")
-	b.until("opponent")
-	if row := fibs.Parse(b.until("")); row.Kind != fibs.SavedMatch || row.N != 5 {
+	b = servertest.Dial(t, p.addr)
+	b.Login("b")
+	b.Type("show saved")
+	b.Until("opponent")
+	if row := fibs.Parse(b.Until("")); row.Kind != fibs.SavedMatch || row.N != 5 {
 		t.Fatalf("saved match after a crash during the resumed match: %+v", row)
 	}
 }
@@ -210,11 +230,11 @@ func TestReadOnlyDatabaseRefused(t *testing.T) {
 	bin := buildFibsd(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "fibsd.db")
-	st, err := openStore(db, bcrypt.MinCost)
+	st, err := server.OpenStore(db, bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.addUser("a", "pa"); err != nil {
+	if err := st.AddUser("a", "pa"); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

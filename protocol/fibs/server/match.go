@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ type match struct {
 	joined  [2]bool // between games: who typed join
 	// watchers are the spectators, gathered before each board is sent.
 	watchers []*client
-	srv      *server
+	srv      *Server
 	// savedAt is the progress of the last save; saveFailing says the last
 	// try failed; done says the match is over (and no longer saved).
 	savedAt     progress
@@ -128,7 +128,7 @@ func (m *match) watcherBoard(seat int) string {
 }
 
 // startMatch begins (or resumes) the match between inviter and joiner.
-func (s *server) startMatch(inviter, joiner *client, length int) {
+func (s *Server) startMatch(inviter, joiner *client, length int) {
 	delete(s.invites, [2]string{inviter.name, joiner.name})
 	delete(s.invites, [2]string{joiner.name, inviter.name})
 	m := &match{srv: s}
@@ -188,7 +188,7 @@ func (s *server) startMatch(inviter, joiner *client, length int) {
 }
 
 // startGame plays the opening roll and hands the first move over.
-func (m *match) startGame(s *server) {
+func (m *match) startGame(s *Server) {
 	var d [2]int
 	for d[0] == d[1] {
 		d = [2]int{s.dice(), s.dice()}
@@ -214,7 +214,7 @@ func (m *match) startGame(s *server) {
 
 // afterRoll shows the roll's board and asks for the move, or passes when
 // no move is possible.
-func (m *match) afterRoll(s *server) {
+func (m *match) afterRoll(s *Server) {
 	st := m.st()
 	seat := st.Move
 	legal := st.LegalMoves()
@@ -241,7 +241,7 @@ func plural(n int) string {
 }
 
 // next goes on after a move: the game's end, or the next turn.
-func (m *match) next(s *server) {
+func (m *match) next(s *Server) {
 	st := m.st()
 	if st.GameState != bg.GamePlaying {
 		m.endGame(s)
@@ -252,7 +252,7 @@ func (m *match) next(s *server) {
 
 // prompt asks the player whose decision it is for it; a roll that needs
 // no decision (the cube is not the player's to turn) is rolled at once.
-func (m *match) prompt(s *server) {
+func (m *match) prompt(s *Server) {
 	st := m.st()
 	switch st.Decision() {
 	case bg.DecideCube:
@@ -278,7 +278,7 @@ func (m *match) prompt(s *server) {
 	}
 }
 
-func (m *match) roll(s *server) {
+func (m *match) roll(s *Server) {
 	st := m.st()
 	seat := st.Move
 	d0, d1 := s.dice(), s.dice()
@@ -292,7 +292,7 @@ func (m *match) roll(s *server) {
 
 // act runs a game command of player c: only in c's own match, and only
 // when the decision is c's.
-func (m *match) act(s *server, c *client, cmd fibs.Command) {
+func (m *match) act(s *Server, c *client, cmd fibs.Command) {
 	st := m.st()
 	seat := c.seat
 	if st.GameState != bg.GamePlaying {
@@ -419,7 +419,7 @@ func (m *match) act(s *server, c *client, cmd fibs.Command) {
 
 // endGame announces a finished game, and the match's end or the wait for
 // both players to join the next game.
-func (m *match) endGame(s *server) {
+func (m *match) endGame(s *Server) {
 	st := m.st()
 	w := st.Winner
 	if st.GameState == bg.GameOver {
@@ -446,7 +446,7 @@ func (m *match) endGame(s *server) {
 
 // joinNext records a player's join between games; when both have, the
 // next game starts with the colours swapped.
-func (m *match) joinNext(s *server, c *client) {
+func (m *match) joinNext(s *Server, c *client) {
 	if !m.betweenGames() {
 		c.send("** The game is still going on.")
 		return
@@ -464,7 +464,7 @@ func (m *match) joinNext(s *server, c *client) {
 }
 
 // finish writes the match record (.mat), lists it and frees the players.
-func (m *match) finish(s *server) {
+func (m *match) finish(s *Server) {
 	rec := m.b.Match().Clone()
 	rec.Event = "fibsd"
 	rec.Date = time.Now().UTC().Format("2006-01-02")

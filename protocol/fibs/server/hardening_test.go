@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -20,9 +20,8 @@ import (
 	"github.com/gorilla/websocket"
 	"golang.org/x/crypto/bcrypt"
 
-	bg "github.com/gamemill/gamemill/engine/backgammon"
-	"github.com/gamemill/gamemill/formats/fibsboard"
 	"github.com/gamemill/gamemill/protocol/fibs"
+	"github.com/gamemill/gamemill/protocol/fibs/server/servertest"
 )
 
 // startWS serves ts's server over WebSocket as well; it returns the
@@ -74,8 +73,8 @@ func (p *wsPlayer) say(line string) {
 	}
 }
 
-// until reads frames until one contains want (exact: equals it).
-func (p *wsPlayer) until(want string, exact bool) string {
+// read reads frames until one contains want (exact: equals it).
+func (p *wsPlayer) read(want string, exact bool) string {
 	p.t.Helper()
 	p.ws.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for {
@@ -90,19 +89,12 @@ func (p *wsPlayer) until(want string, exact bool) string {
 	}
 }
 
-func (p *wsPlayer) login(name string) {
+func (p *wsPlayer) Login(name string) {
 	p.t.Helper()
-	p.until("login: ", true)
+	p.read("login: ", true)
 	p.say(fibs.LoginCommand("web", name, "p"+name))
-	p.until("1 "+name+" ", false)
-	p.until("6", true)
-}
-
-// untilLine reads lines until one equals want.
-func (h *human) untilLine(want string) {
-	h.t.Helper()
-	for h.until(want) != want {
-	}
+	p.read("1 "+name+" ", false)
+	p.read("6", true)
 }
 
 // oneConnListener hands out one connection, then waits to be closed.
@@ -149,14 +141,14 @@ func dialPipeWS(t *testing.T, ts *testServer) *wsPlayer {
 // over a pipe, so its writer on the server is blocked for certain when its
 // queue overflows (over a socket that depends on the kernel's buffers).
 func TestStalledWebSocketReaderDoesNotFreezeServer(t *testing.T) {
-	ts := startServer(t, config{})
+	ts := startServer(t, Config{})
 	stalledReaderAttack(t, ts, dialPipeWS(t, ts))
 }
 
 func stalledReaderAttack(t *testing.T, ts *testServer, attacker *wsPlayer) {
-	attacker.login("c")
-	bystander := dialHuman(t, ts.addr)
-	bystander.login("a")
+	attacker.Login("c")
+	bystander := servertest.Dial(t, ts.addr)
+	bystander.Login("a")
 
 	const lines = 30000
 	flood := []byte("toggle " + strings.Repeat("A", 400))
@@ -175,8 +167,8 @@ func stalledReaderAttack(t *testing.T, ts *testServer, attacker *wsPlayer) {
 	whos, n := 0, -1
 	for n < 0 {
 		start := time.Now()
-		bystander.type_("who")
-		bystander.untilLine("6")
+		bystander.Type("who")
+		bystander.UntilLine("6")
 		took := time.Since(start)
 		worst, total, whos = max(worst, took), total+took, whos+1
 		select {
@@ -189,8 +181,8 @@ func stalledReaderAttack(t *testing.T, ts *testServer, attacker *wsPlayer) {
 	}
 	t.Logf("attack: %d flood lines sent before the server dropped the attacker; bystander's who answered %d times during it, mean %v, slowest %v",
 		n, whos, total/time.Duration(whos), worst)
-	bystander.type_("who")
-	bystander.untilLine("6")
+	bystander.Type("who")
+	bystander.UntilLine("6")
 	done := make(chan struct{})
 	go func() { ts.srv.shutdown(); close(done) }()
 	select {
@@ -204,7 +196,7 @@ func stalledReaderAttack(t *testing.T, ts *testServer, attacker *wsPlayer) {
 // the same moment get no more password checks than the address limit.
 func TestConcurrentLoginsCheckedWithinAddressLimit(t *testing.T) {
 	const limit, conns = 5, 40
-	ts := startServer(t, config{LoginAttempts: 1, AddrAttempts: limit, AddrConns: conns})
+	ts := startServer(t, Config{LoginAttempts: 1, AddrAttempts: limit, AddrConns: conns})
 	var checks atomic.Int64
 	ts.srv.store.compare = func(hash, password []byte) error {
 		checks.Add(1)
@@ -213,22 +205,22 @@ func TestConcurrentLoginsCheckedWithinAddressLimit(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		return bcrypt.CompareHashAndPassword(hash, password)
 	}
-	hs := make([]*human, conns)
+	hs := make([]*servertest.Human, conns)
 	for i := range hs {
-		hs[i] = dialHuman(t, ts.addr)
-		hs[i].until("login: ")
+		hs[i] = servertest.Dial(t, ts.addr)
+		hs[i].Until("login: ")
 	}
 	var wg sync.WaitGroup
 	for i, h := range hs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			io.WriteString(h.conn, fibs.LoginCommand("x", "a", fmt.Sprintf("guess%d", i))+"\r\n")
+			io.WriteString(h.Conn, fibs.LoginCommand("x", "a", fmt.Sprintf("guess%d", i))+"\r\n")
 		}()
 	}
 	wg.Wait()
 	for _, h := range hs {
-		h.until("Too many failed logins")
+		h.Until("Too many failed logins")
 	}
 	got := checks.Load()
 	t.Logf("%d connections from one address sent a wrong password at once: %d passwords checked (limit %d per window)", conns, got, limit)
@@ -240,28 +232,28 @@ func TestConcurrentLoginsCheckedWithinAddressLimit(t *testing.T) {
 // Finding 4: one address may hold only so many connections that have not
 // logged in; a connection that logs in frees its place.
 func TestUnauthenticatedConnectionsCappedPerAddress(t *testing.T) {
-	ts := startServer(t, config{AddrConns: 3})
-	var hs []*human
+	ts := startServer(t, Config{AddrConns: 3})
+	var hs []*servertest.Human
 	for range 3 {
-		h := dialHuman(t, ts.addr)
-		h.until("login: ")
+		h := servertest.Dial(t, ts.addr)
+		h.Until("login: ")
 		hs = append(hs, h)
 	}
-	extra := dialHuman(t, ts.addr)
-	extra.until("** Too many connections from your address are not logged in.")
-	hs[0].type_(fibs.LoginCommand("x", "a", "pa"))
-	hs[0].until("1 a ")
-	again := dialHuman(t, ts.addr)
-	again.until("login: ")
+	extra := servertest.Dial(t, ts.addr)
+	extra.Until("** Too many connections from your address are not logged in.")
+	hs[0].Type(fibs.LoginCommand("x", "a", "pa"))
+	hs[0].Until("1 a ")
+	again := servertest.Dial(t, ts.addr)
+	again.Until("login: ")
 }
 
 // Finding 5: connections beyond --max-conns are told and closed.
 func TestServerFullRefused(t *testing.T) {
-	ts := startServer(t, config{MaxConns: 2})
+	ts := startServer(t, Config{MaxConns: 2})
 	for range 2 {
-		dialHuman(t, ts.addr).until("login: ")
+		servertest.Dial(t, ts.addr).Until("login: ")
 	}
-	dialHuman(t, ts.addr).until("** The server is full. Please try again later.")
+	servertest.Dial(t, ts.addr).Until("** The server is full. Please try again later.")
 }
 
 // flakyListener fails its first Accept as a process out of file
@@ -280,14 +272,14 @@ func (l *flakyListener) Accept() (net.Conn, error) {
 
 // Finding 5: an accept error does not stop the listener for good.
 func TestAcceptErrorIsRetried(t *testing.T) {
-	ts := startServer(t, config{})
+	ts := startServer(t, Config{})
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	go ts.srv.listenTCP(ts.ctx, &flakyListener{Listener: l})
-	h := dialHuman(t, l.Addr().String())
-	h.until("login: ")
+	h := servertest.Dial(t, l.Addr().String())
+	h.Until("login: ")
 	if !strings.Contains(ts.logs.String(), "too many open files") {
 		t.Fatalf("the accept error was not logged: %s", ts.logs.String())
 	}
@@ -296,7 +288,7 @@ func TestAcceptErrorIsRetried(t *testing.T) {
 // Finding 5: an idle keep-alive connection on the WebSocket port (here
 // after a 404) is closed.
 func TestIdleHTTPConnectionClosed(t *testing.T) {
-	ts := startServer(t, config{HTTPIdle: 100 * time.Millisecond})
+	ts := startServer(t, Config{HTTPIdle: 100 * time.Millisecond})
 	addr := startWS(t, ts)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -320,52 +312,27 @@ func TestIdleHTTPConnectionClosed(t *testing.T) {
 	}
 }
 
-// firstMove reads h's lines up to "Please move" and answers with the first
-// legal move of the last board.
-func firstMove(h *human) {
-	h.t.Helper()
-	var board string
-	for {
-		line := h.until("")
-		switch fibs.Parse(line).Kind {
-		case fibs.Board:
-			board = line
-		case fibs.PleaseMove:
-			b, err := fibsboard.Parse(board)
-			if err != nil {
-				h.t.Fatal(err)
-			}
-			st, _, err := b.ToState(bg.Rules{Cube: true})
-			if err != nil {
-				h.t.Fatal(err)
-			}
-			h.type_(fibs.MoveCommand(fibs.FromMove(st.LegalMoves()[0], b.Direction)))
-			return
-		}
-	}
-}
-
 // startPlaying logs a and b in and starts a match of length between them;
 // it returns the player who moves first and the other.
-func startPlaying(t *testing.T, ts *testServer, length int) (a, b, mover, other *human) {
+func startPlaying(t *testing.T, ts *testServer, length int) (a, b, mover, other *servertest.Human) {
 	t.Helper()
-	a, b = dialHuman(t, ts.addr), dialHuman(t, ts.addr)
-	a.login("a")
-	b.login("b")
-	b.type_("toggle ready")
-	b.until("ready")
-	a.type_(fmt.Sprintf("invite b %d", length))
-	b.until("Type 'join a' to accept.")
-	b.type_("join a")
-	a.until("You rolled")
+	a, b = servertest.Dial(t, ts.addr), servertest.Dial(t, ts.addr)
+	a.Login("a")
+	b.Login("b")
+	b.Type("toggle ready")
+	b.Until("ready")
+	a.Type(fmt.Sprintf("invite b %d", length))
+	b.Until("Type 'join a' to accept.")
+	b.Type("join a")
+	a.Until("You rolled")
 	mover, other = a, b
-	if strings.HasPrefix(a.until(""), "b makes the first move") {
+	if strings.HasPrefix(a.Until(""), "b makes the first move") {
 		mover, other = b, a
 	}
 	return a, b, mover, other
 }
 
-func savedRecord(t *testing.T, st *store) string {
+func savedRecord(t *testing.T, st *Store) string {
 	t.Helper()
 	var rec string
 	if err := st.db.QueryRow(`SELECT record FROM saved WHERE a = 'a' AND b = 'b'`).Scan(&rec); err != nil {
@@ -377,19 +344,19 @@ func savedRecord(t *testing.T, st *store) string {
 // Finding 6: when a save fails the players are told so (during play and
 // when one leaves), and the previous save stays as it was.
 func TestFailedSaveIsReportedAndKeepsPreviousSave(t *testing.T) {
-	ts := startServer(t, config{})
+	ts := startServer(t, Config{})
 	a, b, mover, other := startPlaying(t, ts, 5)
-	other.until("board:") // sent after the opening roll was saved
+	other.Until("board:") // sent after the opening roll was saved
 	before := savedRecord(t, ts.srv.store)
 	// The disk is full from now on, as far as saved matches go.
 	if _, err := ts.srv.store.db.Exec(`CREATE TRIGGER full BEFORE INSERT ON saved BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
 		t.Fatal(err)
 	}
-	firstMove(mover)
-	mover.until("could not save this match")
-	other.until("could not save this match")
-	a.conn.Close()
-	if line := b.until("a drops connection."); line != "a drops connection. The game could not be saved." {
+	mover.FirstMove()
+	mover.Until("could not save this match")
+	other.Until("could not save this match")
+	a.Conn.Close()
+	if line := b.Until("a drops connection."); line != "a drops connection. The game could not be saved." {
 		t.Fatalf("after a failed save b was told %q", line)
 	}
 	if after := savedRecord(t, ts.srv.store); after != before {
@@ -400,31 +367,31 @@ func TestFailedSaveIsReportedAndKeepsPreviousSave(t *testing.T) {
 // Finding 7: an invitation to a new match warns the invitee of their
 // saved match with the inviter, which stays until the invitee joins.
 func TestNewInvitationWarnsInviteeOfSavedMatch(t *testing.T) {
-	ts := startServer(t, config{})
+	ts := startServer(t, Config{})
 	a, b, _, _ := startPlaying(t, ts, 5)
-	b.until("board:")
-	a.conn.Close()
-	b.until("a drops connection. The game was saved.")
-	a = dialHuman(t, ts.addr)
-	a.login("a")
-	a.type_("invite b 3")
-	b.seen = nil
-	b.until("Type 'join a' to accept.")
+	b.Until("board:")
+	a.Conn.Close()
+	b.Until("a drops connection. The game was saved.")
+	a = servertest.Dial(t, ts.addr)
+	a.Login("a")
+	a.Type("invite b 3")
+	b.Seen = nil
+	b.Until("Type 'join a' to accept.")
 	warned := false
-	for _, l := range b.seen {
+	for _, l := range b.Seen {
 		warned = warned || l == "** WARNING: Don't accept if you want to continue your saved match with a!"
 	}
 	if !warned {
-		t.Fatalf("b was invited to a new match without a warning about the saved one: %q", b.seen)
+		t.Fatalf("b was invited to a new match without a warning about the saved one: %q", b.Seen)
 	}
-	b.type_("show saved")
-	b.until("opponent")
-	if row := fibs.Parse(b.until("")); row.Kind != fibs.SavedMatch || row.N != 5 {
+	b.Type("show saved")
+	b.Until("opponent")
+	if row := fibs.Parse(b.Until("")); row.Kind != fibs.SavedMatch || row.N != 5 {
 		t.Fatalf("saved match before joining: %+v", row)
 	}
-	b.type_("join a")
-	b.until("You are now playing a 3 point match with a")
-	b.until("board:")
+	b.Type("join a")
+	b.Until("You are now playing a 3 point match with a")
+	b.Until("board:")
 	sv, err := ts.srv.store.loadSaved("a", "b")
 	if err != nil || sv == nil || sv.rec.MatchLength != 3 {
 		t.Fatalf("after joining, the saved match is %+v (%v), want the new 3-point match", sv, err)
@@ -435,23 +402,23 @@ func TestNewInvitationWarnsInviteeOfSavedMatch(t *testing.T) {
 // letters; reserved words in any case and names that are not a letter
 // then letters, digits or _ are refused.
 func TestAccountNames(t *testing.T) {
-	st, err := openStore(filepath.Join(t.TempDir(), "fibsd.db"), bcrypt.MinCost)
+	st, err := OpenStore(filepath.Join(t.TempDir(), "fibsd.db"), bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	for _, name := range []string{"alice", "bob_2", "O0"} {
-		if err := st.addUser(name, "pw"); err != nil {
+		if err := st.AddUser(name, "pw"); err != nil {
 			t.Fatalf("add %s: %v", name, err)
 		}
 	}
 	for _, name := range []string{"Alice", "ALICE", "aIice", "a1ice", "ALlCE", "Bob_2", "oo", "Oo"} {
-		if err := st.addUser(name, "pw"); !errors.Is(err, errUserExists) {
+		if err := st.AddUser(name, "pw"); !errors.Is(err, ErrUserExists) {
 			t.Errorf("add %s beside alice, bob_2 and O0: %v, want it refused as taken", name, err)
 		}
 	}
 	for _, name := range []string{"You", "you", "YOU", "yOu", "12", "7", "_x", "1abc", "", "a-b", "abcdefghijklmnopqrstu"} {
-		if err := st.addUser(name, "pw"); err == nil || errors.Is(err, errUserExists) {
+		if err := st.AddUser(name, "pw"); err == nil || errors.Is(err, ErrUserExists) {
 			t.Errorf("add %q: %v, want the name refused", name, err)
 		}
 	}
@@ -460,17 +427,17 @@ func TestAccountNames(t *testing.T) {
 // Finding 13: --register creates at most AddrRegs accounts per address
 // and refuses a name like a taken one.
 func TestRegistrationLimits(t *testing.T) {
-	ts := startServer(t, config{Register: true, AddrRegs: 2, AddrAttempts: 100})
-	try := func(name string) *human {
-		h := dialHuman(t, ts.addr)
-		h.until("login: ")
-		h.type_(fibs.LoginCommand("x", name, "secret"))
+	ts := startServer(t, Config{Register: true, AddrRegs: 2, AddrAttempts: 100})
+	try := func(name string) *servertest.Human {
+		h := servertest.Dial(t, ts.addr)
+		h.Until("login: ")
+		h.Type(fibs.LoginCommand("x", name, "secret"))
 		return h
 	}
-	try("alice").until("1 alice ")
-	try("ALICE").until("** The name ALICE is taken (or too like a taken one).")
-	try("bob").until("** Too many new accounts from your address. Please try again later.")
-	try("12").until("** 12: a name begins with a letter.")
+	try("alice").Until("1 alice ")
+	try("ALICE").Until("** The name ALICE is taken (or too like a taken one).")
+	try("bob").Until("** Too many new accounts from your address. Please try again later.")
+	try("12").Until("** 12: a name begins with a letter.")
 	if _, known, _, _, _ := ts.srv.store.checkUser("12", "secret"); known {
 		t.Fatal("an all-digit name was registered")
 	}
@@ -479,7 +446,7 @@ func TestRegistrationLimits(t *testing.T) {
 // Finding 14: chat text reaches the peer without control characters and
 // as valid UTF-8, even over WebSocket.
 func TestChatTextCleaned(t *testing.T) {
-	ts := startServer(t, config{})
+	ts := startServer(t, Config{})
 	addr := startWS(t, ts)
 	a, err := dialWS(t, addr, nil, "")
 	if err != nil {
@@ -489,10 +456,10 @@ func TestChatTextCleaned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.login("a")
-	b.login("b")
+	a.Login("a")
+	b.Login("b")
 	a.say("tell b hi\xff\xfe there\x1b[2K\r12 server fake\x00\x9b end")
-	got := b.until("12 a ", false)
+	got := b.read("12 a ", false)
 	if !utf8.ValidString(got) {
 		t.Fatalf("b got invalid UTF-8: %q", got)
 	}
@@ -529,7 +496,7 @@ func FuzzCleanText(f *testing.F) {
 // Finding 15: a WebSocket from a foreign web page is refused; the
 // server's own origin and a listed one are accepted.
 func TestWebSocketOrigin(t *testing.T) {
-	ts := startServer(t, config{Origins: []string{"https://play.example.org"}})
+	ts := startServer(t, Config{Origins: []string{"https://play.example.org"}})
 	addr := startWS(t, ts)
 	if _, err := dialWS(t, addr, nil, "https://evil.example.com"); err == nil || !strings.Contains(err.Error(), "HTTP 403") {
 		t.Fatalf("foreign origin: %v, want HTTP 403", err)
@@ -539,7 +506,7 @@ func TestWebSocketOrigin(t *testing.T) {
 		if err != nil {
 			t.Fatalf("origin %q: %v", origin, err)
 		}
-		p.until("login: ", true)
+		p.read("login: ", true)
 	}
 }
 
@@ -547,7 +514,7 @@ func TestWebSocketOrigin(t *testing.T) {
 // hashes' cost, not of --bcrypt-cost.
 func TestDummyHashUsesStoredCost(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fibsd.db")
-	st, err := openStore(path, bcrypt.MinCost)
+	st, err := OpenStore(path, bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,12 +522,12 @@ func TestDummyHashUsesStoredCost(t *testing.T) {
 		t.Fatalf("empty database: dummy cost %d, want the configured %d", cost, bcrypt.MinCost)
 	}
 	for _, u := range []string{"a", "b"} {
-		if err := st.addUser(u, "pw"); err != nil {
+		if err := st.AddUser(u, "pw"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	st.Close()
-	st, err = openStore(path, bcrypt.MinCost+2)
+	st, err = OpenStore(path, bcrypt.MinCost+2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,20 +540,20 @@ func TestDummyHashUsesStoredCost(t *testing.T) {
 // Finding 19: over-long lines before login count as failed attempts (the
 // connection is dropped) and are not each logged.
 func TestOverlongLinesBeforeLogin(t *testing.T) {
-	ts := startServer(t, config{MaxLine: 512})
-	h := dialHuman(t, ts.addr)
-	h.until("login: ")
+	ts := startServer(t, Config{MaxLine: 512})
+	h := servertest.Dial(t, ts.addr)
+	h.Until("login: ")
 	long := strings.Repeat("x", 600) + "\r\n"
 	go func() {
 		for range 20000 {
-			if _, err := io.WriteString(h.conn, long); err != nil {
+			if _, err := io.WriteString(h.Conn, long); err != nil {
 				return
 			}
 		}
 	}()
-	h.until("** Too many failed logins.")
-	h.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.Copy(io.Discard, h.r); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+	h.Until("** Too many failed logins.")
+	h.Conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, h.R); err != nil && !errors.Is(err, syscall.ECONNRESET) {
 		t.Fatalf("connection not dropped: %v", err)
 	}
 	logged := strings.Count(ts.logs.String(), "\n")
@@ -600,7 +567,7 @@ func TestOverlongLinesBeforeLogin(t *testing.T) {
 // once a write has waited cfg.WriteTimeout, even with its queue far from
 // full. The peer is a pipe that never reads: the banner's write blocks.
 func TestWriteTimeoutDropsStalledReader(t *testing.T) {
-	ts := startServer(t, config{WriteTimeout: 100 * time.Millisecond})
+	ts := startServer(t, Config{WriteTimeout: 100 * time.Millisecond})
 	peer, conn := net.Pipe()
 	defer peer.Close()
 	if err := ts.srv.admit("10.0.0.9"); err != nil {

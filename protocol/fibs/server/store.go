@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"database/sql"
@@ -16,9 +16,9 @@ import (
 	"github.com/gamemill/gamemill/formats/record"
 )
 
-// store keeps the accounts, the saved (unfinished) matches and the list of
+// Store keeps the accounts, the saved (unfinished) matches and the list of
 // finished ones in SQLite.
-type store struct {
+type Store struct {
 	db    *sql.DB
 	cost  int    // bcrypt cost of new accounts
 	dummy []byte // a hash to compare against for unknown users, at the stored hashes' cost
@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS opened (
 	at INTEGER NOT NULL
 );`
 
-func openStore(path string, cost int) (*store, error) {
+func OpenStore(path string, cost int) (*Store, error) {
 	// Every action of a match is saved under the server's mutex: in WAL
 	// mode synchronous=NORMAL makes a commit durable against a crash of
 	// the process (not of the machine) without an fsync each time.
@@ -84,7 +84,7 @@ func openStore(path string, cost int) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("bcrypt cost %d: %w", dummyCost, err)
 	}
-	return &store{db: db, cost: cost, dummy: dummy, compare: bcrypt.CompareHashAndPassword}, nil
+	return &Store{db: db, cost: cost, dummy: dummy, compare: bcrypt.CompareHashAndPassword}, nil
 }
 
 // storedCost is the bcrypt cost most of the stored hashes have (fallback
@@ -106,14 +106,14 @@ func storedCost(db *sql.DB, fallback int) (int, error) {
 	return c, nil
 }
 
-func (s *store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return s.db.Close() }
 
-var errUserExists = errors.New("the name is taken or looks like a taken one")
+var ErrUserExists = errors.New("the name is taken or looks like a taken one")
 
 // addUser creates an account; the password is stored as a bcrypt hash. A
 // name that differs from an existing one only in case or in look-alike
 // letters (see nameSkeleton) is refused.
-func (s *store) addUser(name, password string) error {
+func (s *Store) AddUser(name, password string) error {
 	if err := checkName(name); err != nil {
 		return fmt.Errorf("add user %q: %w", name, err)
 	}
@@ -149,7 +149,7 @@ func (s *store) addUser(name, password string) error {
 		return fmt.Errorf("add user %s: %w", name, err)
 	}
 	if taken != "" {
-		return fmt.Errorf("add user %s (beside %s): %w", name, taken, errUserExists)
+		return fmt.Errorf("add user %s (beside %s): %w", name, taken, ErrUserExists)
 	}
 	if _, err := tx.Exec(`INSERT INTO users (name, hash, created) VALUES (?, ?, ?)`, name, hash, time.Now().Unix()); err != nil {
 		return fmt.Errorf("add user %s: %w", name, err)
@@ -163,7 +163,7 @@ func (s *store) addUser(name, password string) error {
 // checkUser reports whether the password is right; known is false for an
 // unknown user. The last login before this one is returned for the
 // welcome message.
-func (s *store) checkUser(name, password string) (ok, known bool, last int64, host string, err error) {
+func (s *Store) checkUser(name, password string) (ok, known bool, last int64, host string, err error) {
 	var hash []byte
 	err = s.db.QueryRow(`SELECT hash, last_login, last_host FROM users WHERE name = ?`, name).Scan(&hash, &last, &host)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -177,7 +177,7 @@ func (s *store) checkUser(name, password string) (ok, known bool, last int64, ho
 	return s.compare(hash, []byte(password)) == nil, true, last, host, nil
 }
 
-func (s *store) touchUser(name, host string) error {
+func (s *Store) touchUser(name, host string) error {
 	_, err := s.db.Exec(`UPDATE users SET last_login = ?, last_host = ? WHERE name = ?`, time.Now().Unix(), host, name)
 	return err
 }
@@ -230,14 +230,14 @@ type savedMatch struct {
 // saveMatch replaces the saved match between the two players (in either
 // seat order) in one transaction: a save that fails leaves the previous
 // one as it was.
-func (s *store) saveMatch(m savedMatch) error {
+func (s *Store) saveMatch(m savedMatch) error {
 	if err := s.replaceSaved(m); err != nil {
 		return fmt.Errorf("save match %s-%s: %w", m.players[0], m.players[1], err)
 	}
 	return nil
 }
 
-func (s *store) replaceSaved(m savedMatch) error {
+func (s *Store) replaceSaved(m savedMatch) error {
 	data, err := json.Marshal(m.rec)
 	if err != nil {
 		return err
@@ -258,7 +258,7 @@ func (s *store) replaceSaved(m savedMatch) error {
 }
 
 // loadSaved returns the saved match between x and y, if any.
-func (s *store) loadSaved(x, y string) (*savedMatch, error) {
+func (s *Store) loadSaved(x, y string) (*savedMatch, error) {
 	var m savedMatch
 	var data string
 	err := s.db.QueryRow(`SELECT a, b, colour0, record FROM saved WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)`, x, y, y, x).
@@ -285,7 +285,7 @@ type savedRow struct {
 	theirs   int
 }
 
-func (s *store) savedFor(name string) ([]savedRow, error) {
+func (s *Store) savedFor(name string) ([]savedRow, error) {
 	rows, err := s.db.Query(`SELECT a, b, record FROM saved WHERE a = ? OR b = ?`, name, name)
 	if err != nil {
 		return nil, err
@@ -317,7 +317,7 @@ func scoreNow(m *record.Match) [2]int { return m.FinalScore() }
 
 // finishMatch lists a finished match and drops its saved row, in one
 // transaction.
-func (s *store) finishMatch(a, b string, length int, score [2]int, file string) error {
+func (s *Store) finishMatch(a, b string, length int, score [2]int, file string) error {
 	tx, err := s.db.Begin()
 	if err != nil {
 		return fmt.Errorf("finish match %s-%s: %w", a, b, err)

@@ -1,7 +1,16 @@
-package main
+// Package server is a FIBS-style backgammon server: accounts in SQLite
+// (bcrypt-hashed passwords), the who list, toggles, invitations, match play
+// refereed by engine/backgammon with dice from crypto/rand, the cube, the
+// Crawford rule, resignations, FIBS ratings, matches saved when a player
+// leaves and resumed later, and every finished match kept as a .mat file.
+// It speaks CLIP to client programs and FIBS's plain text (ASCII boards,
+// help) to people at a telnet prompt, over telnet-style TCP and over
+// WebSocket (one line per text frame), with one session code for both.
+package server
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +27,8 @@ import (
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
 
-// config holds the server's settings and limits.
-type config struct {
+// Config holds the server's settings and limits.
+type Config struct {
 	Records       string        // directory for finished matches (.mat)
 	Register      bool          // a login with an unknown name creates the account
 	MaxLine       int           // longest command line read
@@ -35,9 +44,11 @@ type config struct {
 	HTTPIdle      time.Duration // an idle keep-alive connection on the WebSocket port is closed after this
 	Origins       []string      // web origins allowed to open WebSockets besides the server's own
 	MOTD          string
+	// Dice rolls one die; nil rolls from crypto/rand. Tests seed it.
+	Dice func() int
 }
 
-func (c *config) defaults() {
+func (c *Config) defaults() {
 	if c.MaxLine <= 0 {
 		c.MaxLine = 512
 	}
@@ -73,14 +84,14 @@ func (c *config) defaults() {
 	}
 }
 
-// server is a FIBS-style backgammon server. One mutex guards all of its
+// Server is a FIBS-style backgammon server. One mutex guards all of its
 // state: users, invitations, matches and the per-address counts. Nothing
 // under it waits on the network: each connection's writes go through its
 // own queue and writer, and closing a connection does not wait for that
 // writer.
-type server struct {
-	cfg   config
-	store *store
+type Server struct {
+	cfg   Config
+	store *Store
 	log   *log.Logger
 	// noisy logs what strangers can cause at will (bad login lines,
 	// refused connections), at a bounded rate.
@@ -101,16 +112,21 @@ type server struct {
 	wg      sync.WaitGroup
 }
 
-func newServer(cfg config, st *store, logger *log.Logger, dice func() int) *server {
+// New makes a server on the store st, logging to logger; Run serves it.
+func New(cfg Config, st *Store, logger *log.Logger) *Server {
 	cfg.defaults()
-	return &server{cfg: cfg, store: st, log: logger, noisy: &rateLog{log: logger, burst: 20}, dice: dice,
+	dice := cfg.Dice
+	if dice == nil {
+		dice = secureDie
+	}
+	return &Server{cfg: cfg, store: st, log: logger, noisy: &rateLog{log: logger, burst: 20}, dice: dice,
 		users: map[string]*client{}, invites: map[[2]string]int{}, failures: map[string][]time.Time{},
 		regs: map[string][]time.Time{}, unauth: map[string]int{}}
 }
 
 // client is one connection, logged in or not.
 type client struct {
-	srv   *server
+	srv   *Server
 	conn  io.ReadWriteCloser
 	addr  string
 	host  string
@@ -225,7 +241,7 @@ func (c *client) write(l string) bool {
 }
 
 // flushLocked ends holding: every held line goes to its writer.
-func (s *server) flushLocked() {
+func (s *Server) flushLocked() {
 	s.holding = false
 	for _, c := range s.heldBy {
 		lines := c.held
@@ -237,7 +253,7 @@ func (s *server) flushLocked() {
 
 // admit counts a new connection from host, or says why it is refused:
 // the server is full, or host has too many connections not logged in.
-func (s *server) admit(host string) error {
+func (s *Server) admit(host string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conns >= s.cfg.MaxConns {
@@ -253,7 +269,7 @@ func (s *server) admit(host string) error {
 
 // departLocked uncounts a connection admitted for host; pending says it
 // was still not logged in.
-func (s *server) departLocked(host string, pending bool) {
+func (s *Server) departLocked(host string, pending bool) {
 	s.conns--
 	if pending {
 		s.loggedInLocked(host)
@@ -261,7 +277,7 @@ func (s *server) departLocked(host string, pending bool) {
 }
 
 // loggedInLocked uncounts a connection of host that was not logged in.
-func (s *server) loggedInLocked(host string) {
+func (s *Server) loggedInLocked(host string) {
 	if s.unauth[host]--; s.unauth[host] <= 0 {
 		delete(s.unauth, host)
 	}
@@ -269,7 +285,7 @@ func (s *server) loggedInLocked(host string) {
 
 // serveConn runs one admitted connection to its end: the same code for
 // TCP and WebSocket connections.
-func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr string) {
+func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr string) {
 	c := &client{srv: s, conn: conn, addr: addr, host: hostOf(addr), out: make(chan string, 1024), quit: make(chan struct{}),
 		drain: make(chan struct{}), wrote: make(chan struct{}), seat: -1, pending: true,
 		own: fibs.Own{AllowPip: true, Autoboard: true, Crawford: true, Double: true, Moreboards: true, Notify: true, Rating: 1500, Timezone: "UTC"}}
@@ -358,7 +374,7 @@ func (s *server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 // never logs the password. Each attempt takes one of the address's
 // attempts before the password is checked, so connections that send
 // their lines together get no more checks than one connection.
-func (s *server) tryLogin(c *client, line string) (ok, bye bool) {
+func (s *Server) tryLogin(c *client, line string) (ok, bye bool) {
 	f := strings.Fields(line)
 	if len(f) != 5 || f[0] != "login" {
 		s.noisy.Printf("%s: not a CLIP login line", c.addr)
@@ -385,9 +401,9 @@ func (s *server) tryLogin(c *client, line string) (ok, bye bool) {
 			c.enqueue("** Too many new accounts from your address. Please try again later.")
 			return false, false
 		}
-		if err := s.store.addUser(name, password); err != nil {
+		if err := s.store.AddUser(name, password); err != nil {
 			s.noisy.Printf("%s: register %s: %v", c.addr, name, err)
-			if errors.Is(err, errUserExists) {
+			if errors.Is(err, ErrUserExists) {
 				c.enqueue(fmt.Sprintf("** The name %s is taken (or too like a taken one).", name))
 			}
 			return false, false
@@ -459,7 +475,7 @@ func recentLocked(m map[string][]time.Time, key string, window time.Duration) []
 // reserveAttempt counts a login attempt from host before its password is
 // checked; false means host has used up its attempts for the window. A
 // login that succeeds gives its attempt back (releaseAttempt).
-func (s *server) reserveAttempt(host string) (time.Time, bool) {
+func (s *Server) reserveAttempt(host string) (time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ts := recentLocked(s.failures, host, s.cfg.AddrWindow)
@@ -473,12 +489,12 @@ func (s *server) reserveAttempt(host string) (time.Time, bool) {
 
 // attemptFailed counts a failed attempt that needs no password check (a
 // line that is no login); false means host has used up its attempts.
-func (s *server) attemptFailed(host string) bool {
+func (s *Server) attemptFailed(host string) bool {
 	_, ok := s.reserveAttempt(host)
 	return ok
 }
 
-func (s *server) releaseAttempt(host string, at time.Time) {
+func (s *Server) releaseAttempt(host string, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ts := s.failures[host]
@@ -492,7 +508,7 @@ func (s *server) releaseAttempt(host string, at time.Time) {
 
 // reserveRegistration counts an account about to be created from host;
 // false means host has created its share for the window.
-func (s *server) reserveRegistration(host string) bool {
+func (s *Server) reserveRegistration(host string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ts := recentLocked(s.regs, host, s.cfg.RegWindow)
@@ -503,14 +519,14 @@ func (s *server) reserveRegistration(host string) bool {
 	return true
 }
 
-func (s *server) whoLocked(c *client) {
+func (s *Server) whoLocked(c *client) {
 	for _, u := range s.users {
 		c.send(s.whoOf(u).String())
 	}
 	c.send("6")
 }
 
-func (s *server) whoOf(u *client) fibs.Who {
+func (s *Server) whoOf(u *client) fibs.Who {
 	w := fibs.Who{Name: u.name, Ready: u.own.Ready, Rating: u.own.Rating, Experience: u.own.Experience,
 		Idle: int(time.Since(u.idle).Seconds()), Login: u.login.Unix(), Host: u.host, Client: "-", Email: "-"}
 	if u.match != nil {
@@ -528,7 +544,7 @@ func hostOf(addr string) string {
 }
 
 // logout removes a client; a match in progress is saved.
-func (s *server) logout(c *client) {
+func (s *Server) logout(c *client) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c.name == "" || s.users[c.name] != c {
@@ -551,7 +567,7 @@ func (s *server) logout(c *client) {
 
 // detachLocked takes c out of its match, saving the match; the error says
 // the save failed.
-func (s *server) detachLocked(c *client, how string) error {
+func (s *Server) detachLocked(c *client, how string) error {
 	m := c.match
 	if m == nil {
 		return nil
@@ -574,7 +590,7 @@ func (s *server) detachLocked(c *client, how string) error {
 
 // saveLocked saves m if it changed since its last save; the players hear
 // when saving starts failing and when it works again.
-func (s *server) saveLocked(m *match) error {
+func (s *Server) saveLocked(m *match) error {
 	if m == nil || m.done {
 		return nil
 	}
@@ -604,7 +620,7 @@ const saveFailedLine = "** Warning: the server could not save this match. Play g
 // connection reset before it was accepted) is waited out with a growing
 // delay, as net/http does: returning would leave the port open with
 // nobody answering.
-func (s *server) listenTCP(ctx context.Context, l net.Listener) {
+func (s *Server) listenTCP(ctx context.Context, l net.Listener) {
 	context.AfterFunc(ctx, func() { l.Close() })
 	var delay time.Duration
 	for {
@@ -645,7 +661,7 @@ func refuse(conn net.Conn, why string) {
 }
 
 // serveWS serves WebSocket clients at /fibs on l until ctx ends.
-func (s *server) serveWS(ctx context.Context, l net.Listener) error {
+func (s *Server) serveWS(ctx context.Context, l net.Listener) error {
 	hs := s.httpServer(ctx)
 	context.AfterFunc(ctx, func() { hs.Close() })
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -656,7 +672,7 @@ func (s *server) serveWS(ctx context.Context, l net.Listener) error {
 
 // httpServer serves /fibs with timeouts: a client that is slow to send
 // its request, or keeps an idle connection open, is dropped.
-func (s *server) httpServer(ctx context.Context) *http.Server {
+func (s *Server) httpServer(ctx context.Context) *http.Server {
 	mux := http.NewServeMux()
 	mux.Handle("/fibs", s.wsHandler(ctx))
 	return &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: s.cfg.HTTPIdle, MaxHeaderBytes: 16 << 10}
@@ -666,7 +682,7 @@ func (s *server) httpServer(ctx context.Context) *http.Server {
 // session code as TCP. Only pages of the server's own origin, or of one
 // in cfg.Origins, may open a WebSocket: otherwise any page could use its
 // visitors' browsers to guess passwords or create accounts.
-func (s *server) wsHandler(ctx context.Context) http.Handler {
+func (s *Server) wsHandler(ctx context.Context) http.Handler {
 	up := websocket.Upgrader{CheckOrigin: s.originAllowed}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.originAllowed(r) {
@@ -695,7 +711,7 @@ func (s *server) wsHandler(ctx context.Context) http.Handler {
 
 // originAllowed accepts a request without an Origin (not a browser), one
 // from the server's own origin, and one from an origin in cfg.Origins.
-func (s *server) originAllowed(r *http.Request) bool {
+func (s *Server) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return true
@@ -715,8 +731,40 @@ func (s *server) originAllowed(r *http.Request) bool {
 	return false
 }
 
+// Run serves telnet-style clients on tcp and WebSocket clients at /fibs
+// on ws (either may be nil) until ctx ends; then it saves every match in
+// progress, tells the players, closes every connection and returns. The
+// listeners are closed when it returns.
+func (s *Server) Run(ctx context.Context, tcp, ws net.Listener) error {
+	if tcp == nil && ws == nil {
+		return errors.New("fibs server: no listener")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, 1)
+	if tcp != nil {
+		go s.listenTCP(ctx, tcp)
+	}
+	if ws != nil {
+		go func() {
+			if err := s.serveWS(ctx, ws); err != nil {
+				errs <- err
+				cancel()
+			}
+		}()
+	}
+	<-ctx.Done()
+	s.shutdown()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
 // shutdown saves every match in progress and closes every connection.
-func (s *server) shutdown() {
+func (s *Server) shutdown() {
 	s.mu.Lock()
 	lost := map[*client]bool{} // players whose match could not be saved
 	for _, c := range s.users {
@@ -741,6 +789,19 @@ func (s *server) shutdown() {
 		c.close()
 	}
 	s.mu.Unlock()
+}
+
+// secureDie rolls one die from crypto/rand.
+func secureDie() int {
+	var b [1]byte
+	for {
+		if _, err := rand.Read(b[:]); err != nil {
+			panic(fmt.Sprintf("crypto/rand: %v", err))
+		}
+		if b[0] < 252 { // 252 = 6*42: no modulo bias
+			return int(b[0]%6) + 1
+		}
+	}
 }
 
 // rateLog logs at most burst lines a second and says how many it left out.

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // command runs one command line of a logged-in client; true ends the
 // connection.
-func (s *server) command(c *client, line string) bool {
+func (s *Server) command(c *client, line string) bool {
 	cmd := fibs.ParseCommand(line)
 	if cmd.Verb == "" {
 		return false
@@ -93,7 +93,7 @@ func (s *server) command(c *client, line string) bool {
 	return false
 }
 
-func (s *server) toggle(c *client, args []string) {
+func (s *Server) toggle(c *client, args []string) {
 	if len(args) != 1 {
 		c.send("** Usage: toggle NAME")
 		return
@@ -126,7 +126,7 @@ func (s *server) toggle(c *client, args []string) {
 	}
 }
 
-func (s *server) chat(c *client, cmd fibs.Command) {
+func (s *Server) chat(c *client, cmd fibs.Command) {
 	switch cmd.Verb {
 	case "shout":
 		text := strings.Join(cmd.Args, " ")
@@ -164,7 +164,7 @@ func (s *server) chat(c *client, cmd fibs.Command) {
 
 // invite: "invite NAME N", "invite NAME unlimited", or "invite NAME" to
 // resume the saved match with NAME.
-func (s *server) invite(c *client, args []string) {
+func (s *Server) invite(c *client, args []string) {
 	if len(args) < 1 || len(args) > 2 {
 		c.send("** Usage: invite USER [LENGTH|unlimited]")
 		return
@@ -239,7 +239,7 @@ func lengthText(n int) string {
 
 // join: "join NAME" accepts NAME's invitation; a bare "join" starts the
 // next game of the match.
-func (s *server) join(c *client, args []string) {
+func (s *Server) join(c *client, args []string) {
 	if len(args) == 0 {
 		if c.match == nil {
 			c.send("** Error: Nobody invited you.")
@@ -263,7 +263,7 @@ func (s *server) join(c *client, args []string) {
 }
 
 // watch makes c a spectator of a player's match: boards only.
-func (s *server) watch(c *client, args []string) {
+func (s *Server) watch(c *client, args []string) {
 	if len(args) != 1 {
 		c.send("** Usage: watch USER")
 		return
@@ -284,7 +284,7 @@ func (s *server) watch(c *client, args []string) {
 	}
 }
 
-func (s *server) showSaved(c *client) {
+func (s *Server) showSaved(c *client) {
 	rows, err := s.store.savedFor(c.name)
 	if err != nil {
 		s.log.Printf("show saved: %v", err)
