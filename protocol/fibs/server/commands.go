@@ -34,16 +34,18 @@ func (s *Server) command(c *client, line string) bool {
 	case "bye", "quit", "exit", "adios", "ciao":
 		c.send("", fmt.Sprintf("Goodbye %s. Goodbye.", c.name))
 		return true
-	case "rawwho", "who":
-		s.whoLocked(c)
+	case "who":
+		s.whoLocked(c, false)
+	case "rawwho":
+		s.whoLocked(c, true)
+	case "rating", "ratings":
+		s.rating(c, cmd.Args)
+	case "help":
+		help(c, cmd.Args)
 	case "toggle":
 		s.toggle(c, cmd.Args)
 	case "set":
-		if len(cmd.Args) == 2 {
-			c.sendf("Value of '%s' set to %s.", cmd.Args[0], cmd.Args[1])
-		} else {
-			c.send("** Usage: set VARIABLE VALUE")
-		}
+		set(c, cmd.Args)
 	case "invite":
 		s.invite(c, cmd.Args)
 	case "join":
@@ -77,7 +79,7 @@ func (s *Server) command(c *client, line string) bool {
 		if c.match == nil {
 			c.send("** You're not playing.")
 		} else {
-			c.send(c.match.boardFor(c.seat))
+			c.sendBoard(c.match.boardFor(c.seat))
 		}
 	case "roll", "double", "accept", "reject", "move", "m", "resign", "beaver":
 		if c.match == nil {
@@ -91,6 +93,47 @@ func (s *Server) command(c *client, line string) bool {
 		c.sendf("** Unknown command: '%s'", cmd.Verb)
 	}
 	return false
+}
+
+// set changes a variable: boardstyle 1 and 2 draw ASCII boards, 3 sends
+// CLIP board lines; other variables are taken and not used.
+func set(c *client, args []string) {
+	if len(args) != 2 {
+		c.send("** Usage: set VARIABLE VALUE")
+		return
+	}
+	if args[0] == "boardstyle" {
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 || n > 3 {
+			c.send("** Valid arguments are the numbers 1 to 3.")
+			return
+		}
+		c.boardStyle = n
+	}
+	c.sendf("Value of '%s' set to %s.", args[0], args[1])
+}
+
+// rating tells a player's rating and experience, their own by default;
+// the player need not be logged in.
+func (s *Server) rating(c *client, args []string) {
+	if len(args) > 1 {
+		c.send("** Usage: rating [USER]")
+		return
+	}
+	name, st := c.name, Standing{Rating: c.own.Rating, Experience: c.own.Experience}
+	if len(args) == 1 && args[0] != c.name {
+		name = args[0]
+		if u := s.users[name]; u != nil {
+			st = Standing{Rating: u.own.Rating, Experience: u.own.Experience}
+		} else {
+			var err error
+			if st, err = s.store.Standing(name); err != nil {
+				c.sendf("** There is no one called %s.", name)
+				return
+			}
+		}
+	}
+	c.sendf("rating of %s: %.2f  experience: %d", name, st.Rating, st.Experience)
 }
 
 func (s *Server) toggle(c *client, args []string) {
@@ -132,10 +175,10 @@ func (s *Server) chat(c *client, cmd fibs.Command) {
 		text := strings.Join(cmd.Args, " ")
 		for _, u := range s.users {
 			if u != c && !u.own.Silent {
-				u.sendf("13 %s %s", c.name, text)
+				u.sendClip(fmt.Sprintf("13 %s %s", c.name, text), fmt.Sprintf("%s shouts: %s", c.name, text))
 			}
 		}
-		c.sendf("17 %s", text)
+		c.sendClip("17 "+text, "** You shout: "+text)
 	case "tell":
 		if len(cmd.Args) < 2 {
 			c.send("** Usage: tell USER TEXT")
@@ -147,8 +190,8 @@ func (s *Server) chat(c *client, cmd fibs.Command) {
 			return
 		}
 		text := strings.Join(cmd.Args[1:], " ")
-		u.sendf("12 %s %s", c.name, text)
-		c.sendf("16 %s %s", u.name, text)
+		u.sendClip(fmt.Sprintf("12 %s %s", c.name, text), fmt.Sprintf("%s tells you: %s", c.name, text))
+		c.sendClip(fmt.Sprintf("16 %s %s", u.name, text), fmt.Sprintf("** You tell %s: %s", u.name, text))
 	default:
 		if c.match == nil {
 			c.send("** You're not playing.")
@@ -156,9 +199,10 @@ func (s *Server) chat(c *client, cmd fibs.Command) {
 		}
 		text := strings.Join(cmd.Args, " ")
 		if o := c.match.conns[1-c.seat]; o != nil {
-			o.sendf("12 %s %s", c.name, text)
+			o.sendClip(fmt.Sprintf("12 %s %s", c.name, text), fmt.Sprintf("%s says: %s", c.name, text))
 		}
-		c.sendf("16 %s %s", c.match.players[1-c.seat], text)
+		opp := c.match.players[1-c.seat]
+		c.sendClip(fmt.Sprintf("16 %s %s", opp, text), fmt.Sprintf("** You say to %s: %s", opp, text))
 	}
 }
 
@@ -280,7 +324,7 @@ func (s *Server) watch(c *client, args []string) {
 	c.watching = u.name
 	c.sendf("You're now watching %s.", u.name)
 	if u.match != nil {
-		c.send(u.match.watcherBoard(u.seat))
+		c.sendBoard(u.match.watcherBoard(u.seat))
 	}
 }
 

@@ -108,14 +108,14 @@ func (m *match) boards() {
 	}
 	for seat, c := range m.conns {
 		if c != nil && c.own.Autoboard {
-			c.send(m.boardFor(seat))
+			c.sendBoard(m.boardFor(seat))
 		}
 	}
 	for _, w := range m.watchers {
 		if w.watching == m.players[0] {
-			w.send(m.watcherBoard(0))
+			w.sendBoard(m.watcherBoard(0))
 		} else if w.watching == m.players[1] {
-			w.send(m.watcherBoard(1))
+			w.sendBoard(m.watcherBoard(1))
 		}
 	}
 }
@@ -324,7 +324,7 @@ func (m *match) act(s *Server, c *client, cmd fibs.Command) {
 			return
 		}
 		if err := m.b.Double(seat); err != nil {
-			c.sendf("** You can't double: %v", err)
+			c.send(doubleError(m.st(), seat))
 			return
 		}
 		m.tell(seat, fmt.Sprintf("You double. Please wait for %s to accept or reject.", opp),
@@ -334,7 +334,7 @@ func (m *match) act(s *Server, c *client, cmd fibs.Command) {
 		switch d {
 		case bg.DecideTake:
 			if err := m.b.Take(seat); err != nil {
-				c.sendf("** %v", err)
+				c.send("** You can't accept now.")
 				return
 			}
 			cube := m.st().CubeValue
@@ -343,7 +343,7 @@ func (m *match) act(s *Server, c *client, cmd fibs.Command) {
 			m.roll(s)
 		case bg.DecideResign:
 			if err := m.b.AcceptResignation(seat); err != nil {
-				c.sendf("** %v", err)
+				c.send("** You can't accept now.")
 				return
 			}
 			pts := m.st().Points
@@ -357,7 +357,7 @@ func (m *match) act(s *Server, c *client, cmd fibs.Command) {
 		switch d {
 		case bg.DecideTake:
 			if err := m.b.Drop(seat); err != nil {
-				c.sendf("** %v", err)
+				c.send("** You can't reject now.")
 				return
 			}
 			pts := m.st().Points
@@ -366,7 +366,7 @@ func (m *match) act(s *Server, c *client, cmd fibs.Command) {
 			m.endGame(s)
 		case bg.DecideResign:
 			if err := m.b.DeclineResignation(seat); err != nil {
-				c.sendf("** %v", err)
+				c.send("** You can't reject now.")
 				return
 			}
 			m.tell(seat, "You reject. The game continues.", fmt.Sprintf("%s rejects. The game continues.", c.name))
@@ -397,15 +397,18 @@ func (m *match) act(s *Server, c *client, cmd fibs.Command) {
 			return
 		}
 		steps, err := fibs.ParseSteps(strings.Join(cmd.Args, " "))
-		var mv bg.Move
-		if err == nil {
-			mv, err = fibs.ToMove(steps, direction(m.colour[seat]))
+		if err != nil || len(steps) == 0 {
+			c.send("** Usage: move FROM-TO ... (points 1 to 24, bar, off; one FROM-TO a die)")
+			return
 		}
+		mv, err := fibs.ToMove(steps, direction(m.colour[seat]))
 		if err == nil {
 			err = m.b.Play(seat, mv)
 		}
 		if err != nil {
-			c.sendf("** You can't move %s: %v", strings.Join(cmd.Args, " "), err)
+			// The rules' own reason names our internal point numbers: the
+			// player hears FIBS's words instead.
+			c.send(moveError(m.st(), steps, direction(m.colour[seat])))
 			return
 		}
 		if o := m.conns[1-seat]; o != nil {
@@ -477,8 +480,15 @@ func (m *match) finish(s *Server) {
 		}
 	}
 	sc := m.st().Score
-	if err := s.store.finishMatch(m.players[0], m.players[1], m.st().MatchLength, sc, file); err != nil {
+	after, err := s.store.finishMatch(m.players[0], m.players[1], m.st().MatchLength, sc, file)
+	if err != nil {
 		s.log.Printf("match %s-%s: %v", m.players[0], m.players[1], err)
+	} else {
+		for seat, c := range m.conns {
+			if c != nil {
+				c.own.Rating, c.own.Experience = after[seat].Rating, after[seat].Experience
+			}
+		}
 	}
 	m.done = true
 	s.log.Printf("match %s-%s finished %d-%d (%s)", m.players[0], m.players[1], sc[0], sc[1], file)

@@ -18,12 +18,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
 
+	"github.com/gamemill/gamemill/formats/fibsboard"
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
 
@@ -146,6 +148,37 @@ type client struct {
 	watching string
 	held     []string // lines waiting for the server's flushLocked
 	pending  bool     // counted in the server's unauth
+	// clip says the client logged in with CLIP's login line: it gets the
+	// numbered CLIP messages; a person who typed a name and a password
+	// gets FIBS's plain text instead.
+	clip bool
+	// boardStyle is FIBS's boardstyle: 1 and 2 draw ASCII boards, 3 (the
+	// default, as on FIBS) sends the CLIP board line.
+	boardStyle int
+	// loginName is the name typed at the login prompt, waiting for its
+	// password.
+	loginName string
+}
+
+// sendBoard sends a CLIP board line in the client's board style.
+func (c *client) sendBoard(line string) {
+	if c.boardStyle == 1 || c.boardStyle == 2 {
+		if b, err := fibsboard.Parse(line); err == nil {
+			c.send(asciiBoard(b, c.boardStyle)...)
+			return
+		}
+	}
+	c.send(line)
+}
+
+// sendClip sends the CLIP line to a CLIP client and the plain line to a
+// person; an empty line is not sent.
+func (c *client) sendClip(clipLine, plain string) {
+	if c.clip {
+		c.send(clipLine)
+	} else if plain != "" {
+		c.send(plain)
+	}
 }
 
 // send queues lines for the client, to be called with the server's mutex
@@ -287,7 +320,7 @@ func (s *Server) loggedInLocked(host string) {
 // TCP and WebSocket connections.
 func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr string) {
 	c := &client{srv: s, conn: conn, addr: addr, host: hostOf(addr), out: make(chan string, 1024), quit: make(chan struct{}),
-		drain: make(chan struct{}), wrote: make(chan struct{}), seat: -1, pending: true,
+		drain: make(chan struct{}), wrote: make(chan struct{}), seat: -1, pending: true, boardStyle: 3,
 		own: fibs.Own{AllowPip: true, Autoboard: true, Crawford: true, Double: true, Moreboards: true, Notify: true, Rating: 1500, Timezone: "UTC"}}
 	defer func() {
 		s.mu.Lock()
@@ -335,10 +368,13 @@ func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 		}
 		line = strings.TrimSpace(line)
 		if c.name == "" {
-			if line == "" {
+			if line == "" && c.loginName == "" {
 				continue
 			}
-			ok, bye := s.tryLogin(c, line)
+			ok, bye, wait := s.tryLogin(c, line)
+			if wait {
+				continue
+			}
 			if ok {
 				loginTimer.Stop()
 				continue
@@ -369,54 +405,75 @@ func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 	}
 }
 
-// tryLogin handles a line before login: "login CLIENT 1008 NAME PASSWORD"
-// (a bare "NAME PASSWORD" pair is not accepted: clients use CLIP). It
-// never logs the password. Each attempt takes one of the address's
-// attempts before the password is checked, so connections that send
-// their lines together get no more checks than one connection.
-func (s *Server) tryLogin(c *client, line string) (ok, bye bool) {
-	f := strings.Fields(line)
-	if len(f) != 5 || f[0] != "login" {
-		s.noisy.Printf("%s: not a CLIP login line", c.addr)
-		return false, !s.attemptFailed(c.host)
+// tryLogin handles a line before login: CLIP's "login CLIENT 1008 NAME
+// PASSWORD", or a person's name typed at the login prompt (wait: the
+// password prompt is sent) and then the password. It never logs the
+// password. Each attempt takes one of the address's attempts before the
+// password is checked, so connections that send their lines together get
+// no more checks than one connection.
+func (s *Server) tryLogin(c *client, line string) (ok, bye, wait bool) {
+	var client, name, password string
+	if c.loginName != "" {
+		client, name, password = "-", c.loginName, line
+		c.loginName, c.clip = "", false
+	} else {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 5 && f[0] == "login":
+			client, name, password = f[1], f[3], f[4]
+			c.clip = true
+		case len(f) == 1 && f[0] != "login":
+			c.loginName = f[0]
+			c.enqueue("password: ")
+			return false, false, true
+		default:
+			s.noisy.Printf("%s: not a login line", c.addr)
+			return false, !s.attemptFailed(c.host), false
+		}
 	}
 	at, allowed := s.reserveAttempt(c.host)
 	if !allowed {
 		s.noisy.Printf("%s: too many failed logins from this address", c.addr)
-		return false, true
+		return false, true, false
 	}
-	client, name, password := f[1], f[3], f[4]
 	good, known, last, host, err := s.store.checkUser(name, password)
 	if err != nil {
 		s.log.Printf("%s: login %s: %v", c.addr, name, err)
-		return false, false
+		return false, false, false
 	}
 	if !known && s.cfg.Register {
 		if err := checkName(name); err != nil {
 			c.enqueue(fmt.Sprintf("** %s: %v.", cleanText(name), err))
-			return false, false
+			return false, false, false
 		}
 		if !s.reserveRegistration(c.host) {
 			s.noisy.Printf("%s: register %s: too many new accounts from this address", c.addr, name)
 			c.enqueue("** Too many new accounts from your address. Please try again later.")
-			return false, false
+			return false, false, false
 		}
 		if err := s.store.AddUser(name, password); err != nil {
 			s.noisy.Printf("%s: register %s: %v", c.addr, name, err)
 			if errors.Is(err, ErrUserExists) {
 				c.enqueue(fmt.Sprintf("** The name %s is taken (or too like a taken one).", name))
 			}
-			return false, false
+			return false, false, false
 		}
 		s.log.Printf("%s: registered %s", c.addr, name)
 		good = true
 	}
 	if !good {
 		s.noisy.Printf("%s: failed login as %q", c.addr, name)
-		return false, false
+		if !c.clip {
+			c.enqueue("** User not known or wrong password.")
+		}
+		return false, false, false
 	}
 	s.releaseAttempt(c.host, at)
 	s.store.touchUser(name, c.addr)
+	standing, err := s.store.Standing(name)
+	if err != nil {
+		s.log.Printf("%s: %v", c.addr, err)
+	}
 	rows, _ := s.store.savedFor(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -433,27 +490,38 @@ func (s *Server) tryLogin(c *client, line string) (ok, bye bool) {
 	}
 	c.name, c.login, c.idle = name, time.Now(), time.Now()
 	c.own.Name = name
+	c.own.Rating, c.own.Experience = standing.Rating, standing.Experience
 	s.users[name] = c
 	s.log.Printf("%s: logged in (client %q)", c.label(), client)
-	if host == "" {
-		host = "-"
+	if c.clip {
+		if host == "" {
+			host = "-"
+		}
+		c.sendf("1 %s %d %s", name, last, host)
+		c.send(c.own.String(), "3")
+		for _, l := range strings.Split(s.cfg.MOTD, "\n") {
+			c.send(l)
+		}
+		c.send("4")
+		s.whoLocked(c, false)
+	} else {
+		if last == 0 {
+			c.sendf("Welcome %s. This is your first login.", name)
+		} else {
+			c.sendf("Welcome %s. Your last login was %s from %s.", name, time.Unix(last, 0).UTC().Format("Mon Jan 2 15:04 2006 UTC"), host)
+		}
+		c.send(strings.Split(s.cfg.MOTD, "\n")...)
+		c.sendf("Your rating is %.2f, your experience %d. Type 'help' for a list of commands.", c.own.Rating, c.own.Experience)
 	}
-	c.sendf("1 %s %d %s", name, last, host)
-	c.send(c.own.String(), "3")
-	for _, l := range strings.Split(s.cfg.MOTD, "\n") {
-		c.send(l)
-	}
-	c.send("4")
-	s.whoLocked(c)
 	for _, u := range s.users {
 		if u != c && u.own.Notify {
-			u.sendf("7 %s %s logs in.", name, name)
+			u.sendClip(fmt.Sprintf("7 %s %s logs in.", name, name), name+" logs in.")
 		}
 	}
 	if len(rows) > 0 {
 		c.sendf("** You have %d saved match(es): type 'show saved'.", len(rows))
 	}
-	return true, false
+	return true, false, false
 }
 
 // recentLocked drops the times in m[key] older than window and returns
@@ -519,11 +587,40 @@ func (s *Server) reserveRegistration(host string) bool {
 	return true
 }
 
-func (s *Server) whoLocked(c *client) {
-	for _, u := range s.users {
-		c.send(s.whoOf(u).String())
+// whoLocked sends c the who list: CLIP's who info lines and their end,
+// or for a person a table sorted by name.
+func (s *Server) whoLocked(c *client, raw bool) {
+	if c.clip || raw {
+		for _, u := range s.users {
+			c.send(s.whoOf(u).String())
+		}
+		c.send("6")
+		return
 	}
-	c.send("6")
+	names := make([]string, 0, len(s.users))
+	for n := range s.users {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	c.send("  name                    rating   exp   idle  playing with")
+	for _, n := range names {
+		u := s.users[n]
+		flag := "-"
+		switch {
+		case u.match != nil:
+			flag = "P"
+		case u.own.Ready:
+			flag = "R"
+		}
+		opp := ""
+		if u.match != nil {
+			opp = u.match.players[1-u.seat]
+		}
+		idle := time.Since(u.idle)
+		c.send(strings.TrimRight(fmt.Sprintf("%s %-20s %9.2f %5d %3d:%02d  %s", flag, u.name, u.own.Rating, u.own.Experience,
+			int(idle.Minutes()), int(idle.Seconds())%60, opp), " "))
+	}
+	c.sendf("%d user%s logged in (P playing, R ready to play).", len(names), plural(len(names)))
 }
 
 func (s *Server) whoOf(u *client) fibs.Who {
@@ -559,7 +656,7 @@ func (s *Server) logout(c *client) {
 	}
 	for _, u := range s.users {
 		if u.own.Notify {
-			u.sendf("8 %s %s drops connection.", c.name, c.name)
+			u.sendClip(fmt.Sprintf("8 %s %s drops connection.", c.name, c.name), c.name+" drops connection.")
 		}
 	}
 	s.log.Printf("%s: logged out", c.label())

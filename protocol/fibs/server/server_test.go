@@ -178,7 +178,7 @@ func TestNobodyMovesInAnothersMatch(t *testing.T) {
 	}
 	// An illegal move is refused and the mover may try again.
 	mover.Type("move 1-2")
-	mover.Until("** You can't move 1-2")
+	mover.Until("** You must give 2 moves.")
 }
 
 // Limits: login attempts per connection, idle unauthenticated

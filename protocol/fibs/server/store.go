@@ -33,7 +33,9 @@ CREATE TABLE IF NOT EXISTS users (
 	hash BLOB NOT NULL,
 	created INTEGER NOT NULL,
 	last_login INTEGER NOT NULL DEFAULT 0,
-	last_host TEXT NOT NULL DEFAULT ''
+	last_host TEXT NOT NULL DEFAULT '',
+	rating REAL NOT NULL DEFAULT 1500,
+	experience INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS saved (
 	a TEXT NOT NULL, b TEXT NOT NULL,   -- the players in seat order
@@ -68,6 +70,10 @@ func OpenStore(path string, cost int) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: create schema: %w", path, err)
 	}
+	if err := addRatingColumns(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	// A database that opens but cannot be written would lose every save
 	// while telling players their games were saved: refuse it now.
 	if _, err := db.Exec(`INSERT INTO opened (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, time.Now().Unix()); err != nil {
@@ -85,6 +91,35 @@ func OpenStore(path string, cost int) (*Store, error) {
 		return nil, fmt.Errorf("bcrypt cost %d: %w", dummyCost, err)
 	}
 	return &Store{db: db, cost: cost, dummy: dummy, compare: bcrypt.CompareHashAndPassword}, nil
+}
+
+// addRatingColumns gives a users table made before ratings existed its
+// rating and experience columns, at the new-account values.
+func addRatingColumns(db *sql.DB) error {
+	have := map[string]bool{}
+	rows, err := db.Query(`SELECT name FROM pragma_table_info('users')`)
+	if err != nil {
+		return fmt.Errorf("read the users table: %w", err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return fmt.Errorf("read the users table: %w", err)
+		}
+		have[name] = true
+	}
+	rows.Close()
+	for _, col := range []string{"rating REAL NOT NULL DEFAULT 1500", "experience INTEGER NOT NULL DEFAULT 0"} {
+		name, _, _ := strings.Cut(col, " ")
+		if have[name] {
+			continue
+		}
+		if _, err := db.Exec(`ALTER TABLE users ADD COLUMN ` + col); err != nil {
+			return fmt.Errorf("add column %s to users: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // storedCost is the bcrypt cost most of the stored hashes have (fallback
@@ -315,23 +350,56 @@ func (s *Store) savedFor(name string) ([]savedRow, error) {
 // scoreNow is the score of the games finished so far.
 func scoreNow(m *record.Match) [2]int { return m.FinalScore() }
 
-// finishMatch lists a finished match and drops its saved row, in one
-// transaction.
-func (s *Store) finishMatch(a, b string, length int, score [2]int, file string) error {
+// Standing is name's rating and experience.
+func (s *Store) Standing(name string) (Standing, error) {
+	var st Standing
+	err := s.db.QueryRow(`SELECT rating, experience FROM users WHERE name = ?`, name).Scan(&st.Rating, &st.Experience)
+	if err != nil {
+		return NewStanding, fmt.Errorf("standing of %s: %w", name, err)
+	}
+	return st, nil
+}
+
+// finishMatch lists a finished match, drops its saved row and, for a
+// match of a length (an unlimited one is not rated), moves both players'
+// ratings and experience by the FIBS formula, all in one transaction. It
+// returns the players' standings after the match.
+func (s *Store) finishMatch(a, b string, length int, score [2]int, file string) ([2]Standing, error) {
+	var after [2]Standing
+	fail := func(err error) ([2]Standing, error) {
+		return after, fmt.Errorf("finish match %s-%s: %w", a, b, err)
+	}
 	tx, err := s.db.Begin()
 	if err != nil {
-		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+		return fail(err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.Exec(`INSERT INTO finished (a, b, length, score_a, score_b, file, ended) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		a, b, length, score[0], score[1], file, time.Now().Unix()); err != nil {
-		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+		return fail(err)
 	}
 	if _, err := tx.Exec(`DELETE FROM saved WHERE (a = ? AND b = ?) OR (a = ? AND b = ?)`, a, b, b, a); err != nil {
-		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+		return fail(err)
+	}
+	for i, name := range []string{a, b} {
+		if err := tx.QueryRow(`SELECT rating, experience FROM users WHERE name = ?`, name).Scan(&after[i].Rating, &after[i].Experience); err != nil {
+			return fail(fmt.Errorf("standing of %s: %w", name, err))
+		}
+	}
+	if length > 0 && score[0] != score[1] {
+		w := 0
+		if score[1] > score[0] {
+			w = 1
+		}
+		after[w], after[1-w] = Rate(after[w], after[1-w], length)
+		for i, name := range []string{a, b} {
+			if _, err := tx.Exec(`UPDATE users SET rating = ?, experience = ? WHERE name = ?`, after[i].Rating, after[i].Experience, name); err != nil {
+				return fail(fmt.Errorf("rate %s: %w", name, err))
+			}
+		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("finish match %s-%s: %w", a, b, err)
+		return fail(err)
 	}
-	return nil
+	return after, nil
 }
