@@ -26,8 +26,9 @@ const MaxAnalyseParallel = 64
 
 // AnalyseOptions configure Ringmaster.Analyse.
 type AnalyseOptions struct {
-	// Plies is the judge's depth; each depth keeps its own analyses.
-	Plies int
+	// Judge is the judge and its depth (an empty engine: the game's
+	// default judge); each judge and depth keeps its own analyses.
+	Judge judge.Spec
 	// Parallel is how many games are judged at once, each worker with its
 	// own judge (1 when 0).
 	Parallel int
@@ -39,13 +40,16 @@ type AnalyseOptions struct {
 }
 
 // AnalysisReport is what `ringmaster analyse` prints: every stored
-// analysis of the competition's games at one depth, summed per matchup
-// side and per player.
+// analysis of the competition's games by one judge at one depth, summed
+// per matchup side and per player.
 type AnalysisReport struct {
 	Competition string
-	Plies       int
-	Judge       string
-	// Analysed is how many games have an analysis at this depth; Now how
+	// Spec is the judge as the user names it ("gnubg:0"), Judge as the
+	// judge names itself ("gnubg 0-ply").
+	Spec  judge.Spec
+	Plies int
+	Judge string
+	// Analysed is how many games have an analysis by this judge; Now how
 	// many of them this call judged.
 	Analysed, Now int
 	// Failed lists the games that could not be judged ("ID: reason").
@@ -73,9 +77,9 @@ type MatchupAnalysis struct {
 var ErrNoAnalysis = errors.New("analysis not available")
 
 // Analyse judges every finished game of the competition that has no
-// analysis at opts.Plies yet, storing each in CODE.db as it is done (so an
+// analysis by opts.Judge yet, storing each in CODE.db as it is done (so an
 // interrupted call loses at most the games being judged, and the next call
-// goes on from there), then reports all stored analyses at that depth. On
+// goes on from there), then reports all that judge's stored analyses. On
 // cancellation it returns the context's error after the workers stop.
 func (r *Ringmaster) Analyse(ctx context.Context, opts AnalyseOptions) (*AnalysisReport, error) {
 	g, ok := r.Game.(judge.Game)
@@ -86,7 +90,12 @@ func (r *Ringmaster) Analyse(ctx context.Context, opts AnalyseOptions) (*Analysi
 	if parallel > MaxAnalyseParallel {
 		return nil, fmt.Errorf("--parallel %d: at most %d games are judged at once", parallel, MaxAnalyseParallel)
 	}
-	first, err := g.NewJudge(opts.Plies)
+	spec, err := judge.Resolve(g, opts.Judge)
+	if err != nil {
+		return nil, err
+	}
+	opts.Judge = spec
+	first, err := g.NewJudge(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +108,7 @@ func (r *Ringmaster) Analyse(ctx context.Context, opts AnalyseOptions) (*Analysi
 		if results, err = r.selectMatchups(results, opts.Matchups); err != nil {
 			return err
 		}
-		done, err := st.Analyses(ctx, opts.Plies)
+		done, err := st.Analyses(ctx, spec.String())
 		if err != nil {
 			return err
 		}
@@ -113,11 +122,11 @@ func (r *Ringmaster) Analyse(ctx context.Context, opts AnalyseOptions) (*Analysi
 		if err != nil {
 			return err
 		}
-		if done, err = st.Analyses(ctx, opts.Plies); err != nil {
+		if done, err = st.Analyses(ctx, spec.String()); err != nil {
 			return err
 		}
 		rep = r.analysisReport(g, results, done, opts.Matchups)
-		rep.Plies, rep.Judge, rep.Now, rep.Failed = opts.Plies, first.Name(), now, failed
+		rep.Spec, rep.Plies, rep.Judge, rep.Now, rep.Failed = spec, spec.Plies, first.Name(), now, failed
 		return nil
 	})
 	return rep, err
@@ -142,7 +151,7 @@ func (r *Ringmaster) judgeGames(ctx context.Context, st *store.Store, g judge.Ga
 			j := first
 			if w > 0 {
 				var err error
-				if j, err = g.NewJudge(opts.Plies); err != nil {
+				if j, err = g.NewJudge(opts.Judge); err != nil {
 					fail(err)
 					for range jobs {
 					}
@@ -165,7 +174,7 @@ func (r *Ringmaster) judgeGames(ctx context.Context, st *store.Store, g judge.Ga
 					continue
 				}
 				mu.Unlock()
-				if err := storeAnalysis(ctx, st, &a, opts.Plies, j.Name(), start); err != nil {
+				if err := storeAnalysis(ctx, st, &a, opts.Judge, j.Name(), start); err != nil {
 					fail(err)
 					continue
 				}
@@ -194,11 +203,11 @@ feed:
 	return now, failed, errors.Join(errs...)
 }
 
-// storeAnalysis keeps a game's finished judgement at a depth, begun at
+// storeAnalysis keeps a game's finished judgement by spec, begun at
 // start. It is kept even while ctx is being cancelled, so that it is not
-// done again; one already stored at that depth is no error.
-func storeAnalysis(ctx context.Context, st *store.Store, a *store.Analysis, plies int, judgeName string, start time.Time) error {
-	a.Plies, a.Judge, a.Seconds = plies, judgeName, time.Since(start).Seconds()
+// done again; one already stored by that judge is no error.
+func storeAnalysis(ctx context.Context, st *store.Store, a *store.Analysis, spec judge.Spec, judgeName string, start time.Time) error {
+	a.Spec, a.Plies, a.Judge, a.Seconds = spec.String(), spec.Plies, judgeName, time.Since(start).Seconds()
 	if err := st.SaveAnalysis(context.WithoutCancel(ctx), *a); err != nil && !errors.Is(err, store.ErrAnalysed) {
 		return err
 	}
@@ -497,6 +506,7 @@ func (rep *AnalysisReport) WriteText(w io.Writer) error {
 // JSONAnalysis is `ringmaster analyse --json`.
 type JSONAnalysis struct {
 	Competition string                `json:"competition"`
+	JudgeSpec   string                `json:"judge_spec"`
 	Plies       int                   `json:"plies"`
 	Judge       string                `json:"judge"`
 	Analysed    int                   `json:"games_analysed"`
@@ -528,7 +538,7 @@ type JSONEstimate struct {
 
 // JSON returns the report in its --json form.
 func (rep *AnalysisReport) JSON() JSONAnalysis {
-	out := JSONAnalysis{Competition: rep.Competition, Plies: rep.Plies, Judge: rep.Judge, Analysed: rep.Analysed, Now: rep.Now,
+	out := JSONAnalysis{Competition: rep.Competition, JudgeSpec: rep.Spec.String(), Plies: rep.Plies, Judge: rep.Judge, Analysed: rep.Analysed, Now: rep.Now,
 		Failed: append([]string{}, rep.Failed...), Players: []any{}, Matchups: []JSONMatchupAnalysis{}}
 	for _, p := range rep.Players {
 		out.Players = append(out.Players, rep.game.PlayerJSON(p))
@@ -557,4 +567,46 @@ func (rep *AnalysisReport) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep.JSON())
+}
+
+// luckJudge is the judge behind luck adjustment: the control file's
+// luck_judge, else the game's default judge, at LuckAdjustPlies unless
+// luck_judge names a depth. ok is false for a game without analysis.
+func (r *Ringmaster) luckJudge() (spec judge.Spec, ok bool) {
+	g, ok := r.Game.(judge.Game)
+	if !ok {
+		return judge.Spec{}, false
+	}
+	spec = judge.Spec{Plies: LuckAdjustPlies}
+	if r.Comp.LuckJudge != "" {
+		var err error
+		if spec, err = judge.ParseSpec(r.Comp.LuckJudge, LuckAdjustPlies); err != nil {
+			return spec, false // the control file's check refuses it first
+		}
+	}
+	spec, err := judge.Resolve(g, spec)
+	return spec, err == nil
+}
+
+// luckKey is the store's key of the luck judge's analyses ("" when the
+// game has no analysis: no analysis is stored under it).
+func (r *Ringmaster) luckKey() string {
+	if spec, ok := r.luckJudge(); ok {
+		return spec.String()
+	}
+	return ""
+}
+
+// defaultJudgeKey is the store's key of the game's default judge's
+// analyses at plies.
+func (r *Ringmaster) defaultJudgeKey(plies int) string {
+	g, ok := r.Game.(judge.Game)
+	if !ok {
+		return ""
+	}
+	spec, err := judge.Resolve(g, judge.Spec{Plies: plies})
+	if err != nil {
+		return ""
+	}
+	return spec.String()
 }

@@ -222,11 +222,11 @@ func checkAnalysisFigures(t *testing.T, rm *ringmaster.Ringmaster) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := st.Analyses(ctx, 0)
+	done, err := st.Analyses(ctx, "bgbot:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := backgammon.New().NewJudge(0)
+	j, err := backgammon.New().NewJudge(judge.Spec{Engine: "bgbot"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestAnalyseErrors(t *testing.T) {
 	if _, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{}); err == nil || !strings.Contains(err.Error(), "has the competition been run") {
 		t.Errorf("analysing a competition never run: %v", err)
 	}
-	if _, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Plies: 9}); err == nil || !strings.Contains(err.Error(), "--plies 9") {
+	if _, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Judge: judge.Spec{Plies: 9}}); err == nil || !strings.Contains(err.Error(), "depth 9 out of range") {
 		t.Errorf("analysing at 9 plies: %v", err)
 	}
 	if _, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Parallel: 1000}); err == nil {

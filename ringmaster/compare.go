@@ -132,7 +132,7 @@ func (r *Ringmaster) firstPlayerResults(ctx context.Context, plies int) (map[str
 		if results, err = st.Results(ctx); err != nil {
 			return err
 		}
-		analyses, err = st.Analyses(ctx, plies)
+		analyses, err = st.Analyses(ctx, r.defaultJudgeKey(plies))
 		return err
 	})
 	if err != nil {

@@ -42,7 +42,7 @@ func (d *display) start(ctx context.Context) {
 		return
 	}
 	d.began = time.Now()
-	if data, err := loadReportData(ctx, d.run.st); err == nil {
+	if data, err := d.run.rm.loadReportData(ctx, d.run.st); err == nil {
 		d.doneAtStart = len(data.results)
 	}
 	d.wg.Add(1)
@@ -127,7 +127,7 @@ func (d *display) redraw(ctx context.Context) {
 	f.StopReason, f.Started = d.run.stopReason, d.run.started
 	d.run.mu.Unlock()
 	f.Competition, f.MaxGames = d.run.rm.Comp.Code, d.opts.MaxGames
-	if data, err := loadReportData(ctx, d.run.st); err != nil {
+	if data, err := d.run.rm.loadReportData(ctx, d.run.st); err != nil {
 		f.Report = []string{fmt.Sprintf("(report: %v)", err)}
 	} else {
 		stats := d.run.rm.gather(data)

@@ -50,7 +50,7 @@ func TestRatingExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := st.Analyses(ctx, plies)
+	done, err := st.Analyses(ctx, fmt.Sprintf("bgbot:%d", plies))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -216,7 +216,7 @@ func TestSPRTReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := st.Analyses(ctx, ringmaster.LuckAdjustPlies)
+	done, err := st.Analyses(ctx, "bgbot:0")
 	if err != nil {
 		t.Fatal(err)
 	}

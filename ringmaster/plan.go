@@ -201,7 +201,7 @@ func (r *Ringmaster) rebuildTuning(ctx context.Context, st *store.Store) (*tunin
 	}
 	luck := map[string][2]float64{}
 	if r.Comp.Proposer.LuckAdjusted() {
-		analyses, err := st.Analyses(ctx, LuckAdjustPlies)
+		analyses, err := st.Analyses(ctx, r.luckKey())
 		if err != nil {
 			return nil, err
 		}

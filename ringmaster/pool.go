@@ -77,7 +77,7 @@ func PoolResults(ctx context.Context, rms []*Ringmaster) (*Pool, error) {
 			names[i] = rm.Comp.Path
 		}
 		if err := rm.withExistingStore(ctx, func(st *store.Store) error {
-			d, err := loadReportData(ctx, st)
+			d, err := rm.loadReportData(ctx, st)
 			if err == nil {
 				all[i] = rm.gather(d)
 			}

@@ -155,7 +155,7 @@ type reportData struct {
 	tunerGames []store.TunerGame
 }
 
-func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
+func (r *Ringmaster) loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
 	// (The luck-adjusted figures are read whether or not luck_adjust is
 	// set; the report shows them only when it is.)
 	var d reportData
@@ -172,7 +172,7 @@ func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
 	if d.tunerGames, err = st.TunerGames(ctx); err != nil {
 		return d, err
 	}
-	analyses, err := st.Analyses(ctx, LuckAdjustPlies)
+	analyses, err := st.Analyses(ctx, r.luckKey())
 	if err != nil {
 		return d, err
 	}
@@ -189,7 +189,7 @@ func loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
 // and report: a heading, every matchup with its details, every void
 // attempt and the engines' descriptions.
 func (r *Ringmaster) printFullReport(ctx context.Context, st *store.Store, w io.Writer) error {
-	d, err := loadReportData(ctx, st)
+	d, err := r.loadReportData(ctx, st)
 	if err != nil {
 		return err
 	}

@@ -42,8 +42,9 @@ type RunOptions struct {
 	MaxVoids int
 }
 
-// LuckAdjustPlies is the depth of the analysis behind luck_adjust: luck
-// is judged at 0 ply, as gnubg does by default.
+// LuckAdjustPlies is the depth of the analysis behind luck_adjust unless
+// luck_judge names another: luck is judged at 0 ply, as gnubg does by
+// default.
 const LuckAdjustPlies = 0
 
 // MaxParallel is the most games a run plays at once (--parallel).
@@ -261,7 +262,8 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	}
 	if r.Comp.LuckAdjust && status != Interrupted {
 		// Judging is resumable: what is not judged now is judged next time.
-		if _, err := r.Analyse(ctx, AnalyseOptions{Plies: LuckAdjustPlies, Parallel: opts.Parallel}); err != nil {
+		luck, _ := r.luckJudge()
+		if _, err := r.Analyse(ctx, AnalyseOptions{Judge: luck, Parallel: opts.Parallel}); err != nil {
 			ev.warnf("luck adjustment: %v", err)
 		}
 	}
@@ -609,15 +611,16 @@ func (r *Ringmaster) checkJudging() error {
 	return nil
 }
 
-// judgeForLuck judges a finished game at LuckAdjustPlies with the slot's
-// judge and stores the analysis, and returns its luck-adjusted points by
+// judgeForLuck judges a finished game with the slot's luck judge
+// (luck_judge, by default the game's at LuckAdjustPlies) and stores the analysis, and returns its luck-adjusted points by
 // seat. Where judging fails it logs why and returns nil: the game is
 // judged again by the next run's start or by 'ringmaster analyse'.
 func (run *runner) judgeForLuck(ctx context.Context, slot int, res store.GameResult) *[2]float64 {
 	j := run.judges[slot]
+	spec, _ := run.rm.luckJudge()
 	if j == nil {
 		var err error
-		if j, err = run.rm.Game.(judge.Game).NewJudge(LuckAdjustPlies); err != nil {
+		if j, err = run.rm.Game.(judge.Game).NewJudge(spec); err != nil {
 			run.log.warnf("game %s: luck adjustment: %v", res.GameID, err)
 			return nil
 		}
@@ -631,7 +634,7 @@ func (run *runner) judgeForLuck(ctx context.Context, slot int, res store.GameRes
 		}
 		return nil
 	}
-	if err := storeAnalysis(ctx, run.st, &a, LuckAdjustPlies, j.Name(), start); err != nil {
+	if err := storeAnalysis(ctx, run.st, &a, spec, j.Name(), start); err != nil {
 		run.log.warnf("game %s: luck adjustment: %v", res.GameID, err)
 	}
 	luck, ok := a.Figures[judge.LuckAdjusted]
@@ -656,7 +659,7 @@ func (run *runner) startSPRTs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	analyses, err := run.st.Analyses(ctx, LuckAdjustPlies)
+	analyses, err := run.st.Analyses(ctx, run.rm.luckKey())
 	if err != nil {
 		return err
 	}

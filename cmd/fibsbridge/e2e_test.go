@@ -24,7 +24,6 @@ import (
 	"github.com/gamemill/gamemill/internal/buildtest"
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/protocol/fibs"
-	"github.com/gamemill/gamemill/protocol/fibs/bridge"
 )
 
 var fibsdBin, bridgeBin string
@@ -122,21 +121,10 @@ func waitUntil(t *testing.T, d time.Duration, ok func() bool) {
 
 // bridgeProc is a running fibsbridge driving bgbot in-process.
 type bridgeProc struct {
-	cmd *exec.Cmd
-	log *lockedBuf
-	dir string
-	cwd string // its working directory
-	// state is its state file, in the default state directory.
-	state string
-	done  chan error
-}
-
-// cwdEmpty fails the test when the bridge wrote in its working directory.
-func (b *bridgeProc) cwdEmpty(t *testing.T) {
-	t.Helper()
-	if ents, err := os.ReadDir(b.cwd); err != nil || len(ents) != 0 {
-		t.Fatalf("the bridge's working directory holds %v (%v), want nothing", ents, err)
-	}
+	cmd  *exec.Cmd
+	log  *lockedBuf
+	dir  string
+	done chan error
 }
 
 func startBridge(t *testing.T, f *fibsd, server, user string, args ...string) *bridgeProc {
@@ -145,16 +133,6 @@ func startBridge(t *testing.T, f *fibsd, server, user string, args ...string) *b
 	all := append([]string{"--server", server, "--user", user, "--password-file", filepath.Join(f.dir, user+".pw"),
 		"--records", dir, "--max-backoff", "1s", "--builtin", "--level heuristic"}, args...)
 	b := &bridgeProc{cmd: exec.Command(bridgeBin, all...), log: &lockedBuf{}, dir: dir, done: make(chan error, 1)}
-	// The state goes to the default state directory, never to the
-	// working directory, which the tests check stays empty.
-	b.cwd = filepath.Join(f.dir, "cwd-"+user)
-	if err := os.MkdirAll(b.cwd, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	stateHome := filepath.Join(f.dir, "state-home")
-	b.state = bridge.StatePath(filepath.Join(stateHome, "gamemill", "fibsbridge"), server, user)
-	b.cmd.Dir = b.cwd
-	b.cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+stateHome)
 	b.cmd.Stderr = b.log
 	if err := b.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -266,7 +244,6 @@ func TestTwoBridgesPlayAFivePointMatch(t *testing.T) {
 				if strings.Contains(b.log.String(), "pw-bot") {
 					t.Errorf("a bridge logged its password")
 				}
-				b.cwdEmpty(t)
 			}
 		})
 	}
@@ -349,7 +326,7 @@ func TestBridgeKilledAndRestarted(t *testing.T) {
 	f := startFibsd(t, "bot1", "bot2")
 	b1 := startBridge(t, f, f.tcp, "bot1", "--accept", "all", "--matches", "1")
 	b2 := startBridge(t, f, f.tcp, "bot2", "--invite", "bot1:7", "--matches", "1")
-	state := b2.state
+	state := filepath.Join(b2.dir, ".fibsbridge-bot2.json")
 	waitUntil(t, time.Minute, func() bool {
 		data, err := os.ReadFile(state)
 		return err == nil && bytes.Count(data, []byte(`"Kind"`)) > 20

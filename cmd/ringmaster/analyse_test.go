@@ -29,13 +29,18 @@ func TestAnalyseCommand(t *testing.T) {
 	}{
 		{[]string{"analyse", ctl, "-j", "0"}, "--parallel must be between 1 and 64"},
 		{[]string{"analyse", ctl, "--max-games", "3"}, "unknown flag: --max-games"},
+		{[]string{"analyse", ctl, "--judge", "gnubg:x"}, "--judge: judge \"gnubg:x\": the depth after ':' must be a whole number"},
+		{[]string{"analyse", ctl, "--judge", "gnubg:1", "--plies", "1"}, "--judge gnubg:1 names its depth: leave out --plies"},
 	} {
 		if code, _, errs := runMain(t, tc.args...); code != exitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, %s; want %d and %q", tc.args, code, errs, exitUsage, tc.want)
 		}
 	}
-	if code, _, errs := runMain(t, "analyse", ctl, "--plies", "7"); code != exitError || !strings.Contains(errs, "--plies 7 out of range") {
+	if code, _, errs := runMain(t, "analyse", ctl, "--plies", "7"); code != exitError || !strings.Contains(errs, "bgbot judge: depth 7 out of range") {
 		t.Errorf("--plies 7: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runMain(t, "analyse", ctl, "--judge", "nosuch"); code != exitError || !strings.Contains(errs, `no judge "nosuch" (the judges: bgbot, gnubg)`) {
+		t.Errorf("--judge nosuch: exit %d, %s", code, errs)
 	}
 	if code, _, errs := runMain(t, "analyse", ctl, "--matchup", "nope"); code != exitError || !strings.Contains(errs, `matchup "nope" is not in c`) {
 		t.Errorf("--matchup nope: exit %d, %s", code, errs)

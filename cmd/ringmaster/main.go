@@ -31,6 +31,7 @@ import (
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
+	"github.com/gamemill/gamemill/ringmaster/judge"
 )
 
 const (
@@ -186,13 +187,18 @@ func runFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, c
 }
 
 func analyseFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaster, cmdIO) error {
-	plies := fs.Int("plies", 0, "depth of the judgement (backgammon: 0 to 3); each depth keeps its own analyses")
+	plies := fs.Int("plies", 0, "depth of the judgement (backgammon: bgbot 0 to 3, gnubg 0 to 7) when --judge names none")
+	judgeName := fs.String("judge", "", "ENGINE or ENGINE:PLIES: the judge (backgammon: bgbot, the default, or gnubg); each judge and depth keeps its own analyses")
 	parallel := fs.IntP("parallel", "j", 1, fmt.Sprintf("games judged at once (1 to %d)", ringmaster.MaxAnalyseParallel))
 	asJSON := fs.Bool("json", false, "print the statistics as JSON (fields in docs/analysis.md)")
 	quiet := fs.BoolP("quiet", "q", false, "no line per game judged")
 	matchups := fs.StringSlice("matchup", nil, "judge and report only this matchup id (repeat, or separate with commas)")
 	return func(ctx context.Context, rm *ringmaster.Ringmaster, o cmdIO) error {
-		opts := ringmaster.AnalyseOptions{Plies: *plies, Parallel: *parallel, Matchups: *matchups}
+		spec := judge.Spec{Plies: *plies}
+		if *judgeName != "" {
+			spec, _ = judge.ParseSpec(*judgeName, *plies) // checked by checkAnalyseFlags
+		}
+		opts := ringmaster.AnalyseOptions{Judge: spec, Parallel: *parallel, Matchups: *matchups}
 		if !*quiet {
 			opts.Progress = o.stderr
 		}
@@ -213,6 +219,14 @@ func analyseFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaste
 func checkAnalyseFlags(fs *pflag.FlagSet) error {
 	if parallel, _ := fs.GetInt("parallel"); parallel < 1 || parallel > ringmaster.MaxAnalyseParallel {
 		return fmt.Errorf("--parallel must be between 1 and %d, got %d", ringmaster.MaxAnalyseParallel, parallel)
+	}
+	if name, _ := fs.GetString("judge"); name != "" {
+		if _, err := judge.ParseSpec(name, 0); err != nil {
+			return fmt.Errorf("--judge: %w", err)
+		}
+		if plies := fs.Lookup("plies"); plies.Changed && strings.Contains(name, ":") {
+			return fmt.Errorf("--judge %s names its depth: leave out --plies", name)
+		}
 	}
 	return nil
 }

@@ -109,6 +109,11 @@ type Competition struct {
 	// game offers analysis) so that reports give luck-adjusted points per
 	// game beside the raw ones.
 	LuckAdjust bool
+	// LuckJudge is the judge of the luck adjustment (luck_adjust, and
+	// luck-adjusted sequential tests and tuners) as the user names it,
+	// ENGINE or ENGINE:PLIES ("gnubg:0"); empty is the game's default
+	// judge at 0 ply.
+	LuckJudge string
 }
 
 // JudgesGames reports whether a run judges m's games as they end: with
@@ -227,7 +232,7 @@ func (l *loader) errorf(p keyPath, format string, args ...any) {
 }
 
 func commonKeys() []string {
-	return []string{"competition_type", "game", "description", "seed", "players", "record_games", "luck_adjust"}
+	return []string{"competition_type", "game", "description", "seed", "players", "record_games", "luck_adjust", "luck_judge"}
 }
 
 // sortedKeys returns t's keys in file order (then by name).
@@ -333,6 +338,9 @@ func (l *loader) competition(c *Competition, doc map[string]any) {
 		if b, ok := l.boolean(root.Key("luck_adjust"), v); ok {
 			c.LuckAdjust = b
 		}
+	}
+	if v, ok := doc["luck_judge"]; ok {
+		c.LuckJudge = l.judgeSpec(root.Key("luck_judge"), v)
 	}
 
 	c.Players = make(map[string]*Player)

@@ -12,7 +12,10 @@ package judge
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/gamemill/gamemill/ringmaster/control"
 )
@@ -24,10 +27,13 @@ const LuckAdjusted = "luck_adjusted_points"
 
 // Game is what a game implements to offer analysis.
 type Game interface {
-	// NewJudge makes the judge of one worker at a depth (plies); an
-	// invalid depth is an error. A judge is used by one goroutine at a
-	// time.
-	NewJudge(plies int) (Judge, error)
+	// Judges lists the engines that can judge, the default first
+	// (backgammon: bgbot, gnubg).
+	Judges() []string
+	// NewJudge makes the judge of one worker: an engine of Judges at a
+	// depth; an invalid depth is an error. A judge is used by one
+	// goroutine at a time.
+	NewJudge(spec Spec) (Judge, error)
 	// WriteSides prints the statistics of a matchup's two sides, each the
 	// sum over the games analysed.
 	WriteSides(w io.Writer, sides [2]Player) error
@@ -71,4 +77,53 @@ type Player struct {
 	Settings control.GameSettings
 	Games    int
 	Figures  map[string]float64
+}
+
+// Spec names a judge: an engine and its depth, as a user writes it
+// ("gnubg:2"). Its text is the key under which the store keeps the
+// judge's analyses, so that two judges' analyses of one game sit side by
+// side.
+type Spec struct {
+	Engine string
+	Plies  int
+}
+
+// String is the spec as ParseSpec reads it: "ENGINE:PLIES".
+func (s Spec) String() string { return fmt.Sprintf("%s:%d", s.Engine, s.Plies) }
+
+// MaxSpecPlies bounds the depth a spec may name; each engine has its own
+// lower bound, which NewJudge checks.
+const MaxSpecPlies = 9
+
+// ParseSpec reads "ENGINE:PLIES", or "ENGINE" alone for defaultPlies.
+// It checks the form only; the game checks that it offers the engine.
+func ParseSpec(text string, defaultPlies int) (Spec, error) {
+	engine, plies, hasPlies := strings.Cut(text, ":")
+	s := Spec{Engine: engine, Plies: defaultPlies}
+	if engine == "" || strings.IndexFunc(engine, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) >= 0 {
+		return s, fmt.Errorf("judge %q: want ENGINE:PLIES, such as bgbot:0 or gnubg:2", text)
+	}
+	if hasPlies {
+		n, err := strconv.Atoi(plies)
+		if err != nil || n < 0 || n > MaxSpecPlies {
+			return s, fmt.Errorf("judge %q: the depth after ':' must be a whole number from 0 to %d", text, MaxSpecPlies)
+		}
+		s.Plies = n
+	}
+	return s, nil
+}
+
+// Resolve checks spec against the engines g offers, an empty engine
+// standing for the default (the first).
+func Resolve(g Game, spec Spec) (Spec, error) {
+	engines := g.Judges()
+	if spec.Engine == "" && len(engines) > 0 {
+		spec.Engine = engines[0]
+	}
+	for _, e := range engines {
+		if e == spec.Engine {
+			return spec, nil
+		}
+	}
+	return spec, fmt.Errorf("no judge %q (the judges: %s)", spec.Engine, strings.Join(engines, ", "))
 }

@@ -38,11 +38,53 @@ func v2ToV3(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// Analysis is the stored judgement of one finished game's play at one
-// depth.
+// analysesByJudge keys the analyses by judge as well as depth, so that
+// two judges' analyses of one game sit side by side: both tables gain
+// judge_spec, the judge as the user names it ("gnubg:0"), in their keys.
+// The analyses stored before were all bgbot's ("bgbot:PLIES").
+func analysesByJudge(ctx context.Context, tx *sql.Tx) error {
+	for _, q := range []string{
+		`CREATE TABLE analyses_by_judge (
+			game_id     TEXT NOT NULL,
+			judge_spec  TEXT NOT NULL,
+			plies       INTEGER NOT NULL,
+			judge       TEXT NOT NULL,
+			seconds     REAL NOT NULL,
+			analysed_at TEXT NOT NULL,
+			PRIMARY KEY (game_id, judge_spec)
+		)`,
+		`INSERT INTO analyses_by_judge(game_id, judge_spec, plies, judge, seconds, analysed_at)
+			SELECT game_id, 'bgbot:' || plies, plies, judge, seconds, analysed_at FROM analyses`,
+		`CREATE TABLE analysis_stats_by_judge (
+			game_id    TEXT NOT NULL,
+			judge_spec TEXT NOT NULL,
+			name       TEXT NOT NULL,
+			value_a    REAL NOT NULL,
+			value_b    REAL NOT NULL,
+			PRIMARY KEY (game_id, judge_spec, name)
+		)`,
+		`INSERT INTO analysis_stats_by_judge(game_id, judge_spec, name, value_a, value_b)
+			SELECT game_id, 'bgbot:' || plies, name, value_a, value_b FROM analysis_stats`,
+		`DROP TABLE analyses`,
+		`DROP TABLE analysis_stats`,
+		`ALTER TABLE analyses_by_judge RENAME TO analyses`,
+		`ALTER TABLE analysis_stats_by_judge RENAME TO analysis_stats`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", firstLine(q), err)
+		}
+	}
+	return nil
+}
+
+// Analysis is the stored judgement of one finished game's play by one
+// judge at one depth.
 type Analysis struct {
 	GameID string
-	Plies  int
+	// Spec is the judge and depth as the user names them ("bgbot:0",
+	// "gnubg:2"): a game has one analysis per Spec.
+	Spec  string
+	Plies int
 	// Judge names what judged ("bgbot 0-ply"), for people.
 	Judge string
 	// Seconds is how long the judgement took.
@@ -52,13 +94,14 @@ type Analysis struct {
 	Figures map[string][2]float64
 }
 
-// ErrAnalysed means a game already has an analysis at that depth: a game
-// is analysed once per depth, and the first analysis stored stands.
+// ErrAnalysed means a game already has an analysis by that judge at that
+// depth: a game is analysed once per Spec, and the first analysis stored
+// stands.
 var ErrAnalysed = errors.New("already analysed")
 
 // SaveAnalysis stores a finished game's analysis with its figures in one
 // transaction. A game not finished is refused, and a game already analysed
-// at the same depth gives ErrAnalysed (and changes nothing).
+// under the same Spec gives ErrAnalysed (and changes nothing).
 func (s *Store) SaveAnalysis(ctx context.Context, a Analysis) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -74,18 +117,21 @@ func (s *Store) SaveAnalysis(ctx context.Context, a Analysis) error {
 	case status != "done":
 		return fmt.Errorf("save analysis of %s: the game has not finished", a.GameID)
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO analyses(game_id, plies, judge, seconds, analysed_at) VALUES(?, ?, ?, ?, ?)
-		ON CONFLICT(game_id, plies) DO NOTHING`, a.GameID, a.Plies, a.Judge, a.Seconds, now())
+	if a.Spec == "" {
+		return fmt.Errorf("save analysis of %s: no judge named", a.GameID)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO analyses(game_id, judge_spec, plies, judge, seconds, analysed_at) VALUES(?, ?, ?, ?, ?, ?)
+		ON CONFLICT(game_id, judge_spec) DO NOTHING`, a.GameID, a.Spec, a.Plies, a.Judge, a.Seconds, now())
 	if err != nil {
 		return fmt.Errorf("save analysis of %s: %w", a.GameID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("save analysis of %s at %d plies: %w", a.GameID, a.Plies, ErrAnalysed)
+		return fmt.Errorf("save analysis of %s by %s: %w", a.GameID, a.Spec, ErrAnalysed)
 	}
 	for _, name := range sortedKeys(a.Figures) {
 		v := a.Figures[name]
-		if _, err := tx.ExecContext(ctx, "INSERT INTO analysis_stats(game_id, plies, name, value_a, value_b) VALUES(?, ?, ?, ?, ?)",
-			a.GameID, a.Plies, name, v[0], v[1]); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO analysis_stats(game_id, judge_spec, name, value_a, value_b) VALUES(?, ?, ?, ?, ?)",
+			a.GameID, a.Spec, name, v[0], v[1]); err != nil {
 			return fmt.Errorf("save analysis of %s: figure %s: %w", a.GameID, name, err)
 		}
 	}
@@ -95,17 +141,18 @@ func (s *Store) SaveAnalysis(ctx context.Context, a Analysis) error {
 	return nil
 }
 
-// Analyses returns every stored analysis at a depth, by game id.
-func (s *Store) Analyses(ctx context.Context, plies int) (map[string]*Analysis, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT game_id, judge, seconds FROM analyses WHERE plies = ?", plies)
+// Analyses returns every stored analysis by one judge at one depth (an
+// Analysis.Spec such as "bgbot:0"), by game id.
+func (s *Store) Analyses(ctx context.Context, spec string) (map[string]*Analysis, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT game_id, plies, judge, seconds FROM analyses WHERE judge_spec = ?", spec)
 	if err != nil {
 		return nil, fmt.Errorf("read analyses: %w", err)
 	}
 	defer rows.Close()
 	out := map[string]*Analysis{}
 	for rows.Next() {
-		a := &Analysis{Plies: plies, Figures: map[string][2]float64{}}
-		if err := rows.Scan(&a.GameID, &a.Judge, &a.Seconds); err != nil {
+		a := &Analysis{Spec: spec, Figures: map[string][2]float64{}}
+		if err := rows.Scan(&a.GameID, &a.Plies, &a.Judge, &a.Seconds); err != nil {
 			return nil, fmt.Errorf("read analyses: %w", err)
 		}
 		out[a.GameID] = a
@@ -114,7 +161,7 @@ func (s *Store) Analyses(ctx context.Context, plies int) (map[string]*Analysis, 
 		return nil, fmt.Errorf("read analyses: %w", err)
 	}
 	rows.Close()
-	figs, err := s.db.QueryContext(ctx, "SELECT game_id, name, value_a, value_b FROM analysis_stats WHERE plies = ?", plies)
+	figs, err := s.db.QueryContext(ctx, "SELECT game_id, name, value_a, value_b FROM analysis_stats WHERE judge_spec = ?", spec)
 	if err != nil {
 		return nil, fmt.Errorf("read analysis figures: %w", err)
 	}

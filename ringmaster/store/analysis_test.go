@@ -63,8 +63,8 @@ func TestMigrateV2(t *testing.T) {
 		t.Errorf("the new analysis tables hold %d rows", n)
 	}
 
-	// The new tables work: an analysis is stored once per game and depth.
-	a := Analysis{GameID: "net-noisy_0", Plies: 0, Judge: "test", Seconds: 0.25,
+	// The new tables work: an analysis is stored once per game and judge.
+	a := Analysis{GameID: "net-noisy_0", Spec: "bgbot:0", Plies: 0, Judge: "test", Seconds: 0.25,
 		Figures: map[string][2]float64{"chequer_error": {0.5, 1.25}, "unforced_moves": {40, 41}}}
 	if err := s.SaveAnalysis(ctx, a); err != nil {
 		t.Fatal(err)
@@ -72,15 +72,20 @@ func TestMigrateV2(t *testing.T) {
 	if err := s.SaveAnalysis(ctx, a); !errors.Is(err, ErrAnalysed) {
 		t.Errorf("a second analysis at the same depth: %v, want ErrAnalysed", err)
 	}
-	a.Plies = 1
+	a.Spec, a.Plies = "bgbot:1", 1
 	a.Figures = map[string][2]float64{"chequer_error": {9, 9}}
 	if err := s.SaveAnalysis(ctx, a); err != nil {
 		t.Errorf("the same game at another depth: %v", err)
 	}
+	a.Spec, a.Plies = "gnubg:0", 0
+	a.Figures = map[string][2]float64{"chequer_error": {7, 7}}
+	if err := s.SaveAnalysis(ctx, a); err != nil {
+		t.Errorf("the same game by another judge at the same depth: %v", err)
+	}
 	if err := s.SaveAnalysis(ctx, Analysis{GameID: "nosuch_0"}); err == nil {
 		t.Error("an analysis of a game that does not exist was stored")
 	}
-	got, err := s.Analyses(ctx, 0)
+	got, err := s.Analyses(ctx, "bgbot:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +94,11 @@ func TestMigrateV2(t *testing.T) {
 		got["net-noisy_0"].Judge != "test" || len(got["net-noisy_0"].Figures) != 2 {
 		t.Errorf("analyses at 0 plies: %+v", got)
 	}
-	if got, _ := s.Analyses(ctx, 1); len(got) != 1 || got["net-noisy_0"].Figures["chequer_error"] != [2]float64{9, 9} {
+	if got, _ := s.Analyses(ctx, "bgbot:1"); len(got) != 1 || got["net-noisy_0"].Figures["chequer_error"] != [2]float64{9, 9} {
 		t.Errorf("analyses at 1 ply: %+v", got)
+	}
+	if got, _ := s.Analyses(ctx, "gnubg:0"); len(got) != 1 || got["net-noisy_0"].Figures["chequer_error"] != [2]float64{7, 7} {
+		t.Errorf("gnubg's analyses at 0 ply: %+v", got)
 	}
 }
 
@@ -100,10 +108,49 @@ func TestAnalysisOfRunningGameRefused(t *testing.T) {
 	if err := s.MarkRunning(ctx, GameStart{GameID: "0_0", MatchupID: "0", PlayerA: "a", PlayerB: "b"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveAnalysis(ctx, Analysis{GameID: "0_0", Figures: map[string][2]float64{"x": {1, 2}}}); err == nil {
+	if err := s.SaveAnalysis(ctx, Analysis{GameID: "0_0", Spec: "bgbot:0", Figures: map[string][2]float64{"x": {1, 2}}}); err == nil {
 		t.Error("an analysis of a running game was stored")
 	}
-	if got, err := s.Analyses(ctx, 0); err != nil || len(got) != 0 {
+	if got, err := s.Analyses(ctx, "bgbot:0"); err != nil || len(got) != 0 {
 		t.Errorf("analyses: %v %v", got, err)
+	}
+}
+
+// A version 5 database's analyses, all bgbot's, are bgbot's at their
+// depth after the step that keys analyses by judge, figures and all.
+func TestMigrateAnalysesByJudge(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v4.db")
+	copyFile(t, filepath.Join("..", "testdata", "v4", "v4small.db"), path)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"INSERT INTO analyses(game_id, plies, judge, seconds, analysed_at) VALUES('money_0', 0, 'bgbot 0-ply', 0.5, 'x'), ('money_0', 1, 'bgbot 1-ply', 2, 'x')",
+		"INSERT INTO analysis_stats(game_id, plies, name, value_a, value_b) VALUES('money_0', 0, 'luck', 0.25, -0.25), ('money_0', 1, 'luck', 0.5, -0.5)",
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for spec, luck := range map[string]float64{"bgbot:0": 0.25, "bgbot:1": 0.5} {
+		got, err := s.Analyses(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := got["money_0"]
+		if len(got) != 1 || a == nil || a.Figures["luck"] != [2]float64{luck, -luck} || a.Spec != spec || a.Judge != "bgbot "+spec[6:]+"-ply" {
+			t.Errorf("%s after the migration: %+v", spec, a)
+		}
+	}
+	if got, _ := s.Analyses(ctx, "gnubg:0"); len(got) != 0 {
+		t.Errorf("gnubg's analyses after the migration: %+v", got)
 	}
 }

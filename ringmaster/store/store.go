@@ -24,7 +24,7 @@ import (
 // SchemaVersion is recorded in PRAGMA user_version. Each version's step
 // is in migrations; a database at any older version is brought up to this
 // one in a single transaction when it is opened.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // applicationID marks a SQLite file as a Gamemill competition database
 // (PRAGMA application_id, "GMil"). Version 1 databases predate it.
@@ -37,6 +37,7 @@ var migrations = [SchemaVersion]func(ctx context.Context, tx *sql.Tx) error{
 	2: v2ToV3,
 	3: v3ToV4,
 	4: v4ToV5,
+	5: analysesByJudge,
 }
 
 // schemaV1 is the schema Gamemill wrote until the game seam: backgammon

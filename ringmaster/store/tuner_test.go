@@ -31,8 +31,8 @@ func TestMigrateV4(t *testing.T) {
 	}
 	defer s.Close()
 	s.db.QueryRow("PRAGMA user_version").Scan(&version)
-	if version != 5 {
-		t.Errorf("user_version %d after migration, want 5", version)
+	if version != SchemaVersion {
+		t.Errorf("user_version %d after migration, want %d", version, SchemaVersion)
 	}
 	results, err := s.Results(ctx)
 	if err != nil {

@@ -48,11 +48,22 @@ func (p *judgeParts) get() (*bgbot.Weights, *bgbot.Bearoff, error) {
 	return p.weights, p.bearoff, nil
 }
 
+// Judges implements judge.Game: bgbot's analysis, and gnubg's.
+func (g *Game) Judges() []string { return []string{"bgbot", "gnubg"} }
+
 // NewJudge implements judge.Game: bgbot's analysis (engine/bgbot/analysis)
-// at plies 0 to bgbot.MaxPlies.
-func (g *Game) NewJudge(plies int) (judge.Judge, error) {
+// at plies 0 to bgbot.MaxPlies, or gnubg's (ringmaster/judge/gnubgjudge)
+// at 0 to gnubg's deepest.
+func (g *Game) NewJudge(spec judge.Spec) (judge.Judge, error) {
+	if spec.Engine == "gnubg" {
+		return g.newGnubgJudge(spec.Plies)
+	}
+	if spec.Engine != "bgbot" {
+		return nil, fmt.Errorf("no judge %q (the judges: %s)", spec.Engine, strings.Join(g.Judges(), ", "))
+	}
+	plies := spec.Plies
 	if plies < 0 || plies > bgbot.MaxPlies {
-		return nil, fmt.Errorf("--plies %d out of range 0..%d", plies, bgbot.MaxPlies)
+		return nil, fmt.Errorf("bgbot judge: depth %d out of range 0..%d", plies, bgbot.MaxPlies)
 	}
 	w, db, err := g.judges.get()
 	if err != nil {

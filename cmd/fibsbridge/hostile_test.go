@@ -1,4 +1,4 @@
-package bridge
+package main
 
 import (
 	"bufio"
@@ -19,7 +19,6 @@ import (
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/formats/record"
-	"github.com/gamemill/gamemill/internal/syncbuf"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/fibs"
@@ -124,10 +123,10 @@ func (c *scriptConn) login(online ...string) {
 
 // testBridge is a bridge user "bot" driving bgbot in-process, with its
 // state file in a fresh directory and a log the test can read.
-func testBridge(t *testing.T, server string, set func(o *Options)) (*Bridge, *syncbuf.Buffer) {
+func testBridge(t *testing.T, server string, set func(o *options)) (*bridge, *lockedBuf) {
 	t.Helper()
 	dir := t.TempDir()
-	o := Options{Server: server, User: "bot", Password: "pw", Client: "test", Records: dir,
+	o := options{Server: server, User: "bot", Password: "pw", Client: "test", Records: dir,
 		StateFile: filepath.Join(dir, "state.json"), MaxBackoff: 100 * time.Millisecond}
 	if set != nil {
 		set(&o)
@@ -139,16 +138,16 @@ func testBridge(t *testing.T, server string, set func(o *Options)) (*Bridge, *sy
 	}
 	pl := player.NewInProcess(srv)
 	t.Cleanup(func() { pl.Close() })
-	logs := &syncbuf.Buffer{}
-	b := New(o, bgcmd.NewClient(pl), log.New(logs, "", 0))
+	logs := &lockedBuf{}
+	b := &bridge{opt: o, engine: &engineSeat{c: bgcmd.NewClient(pl)}, log: log.New(logs, "", 0)}
 	return b, logs
 }
 
 // start runs the bridge until the test ends.
-func start(t *testing.T, b *Bridge, logs *syncbuf.Buffer) {
+func start(t *testing.T, b *bridge, logs *lockedBuf) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- b.Run(ctx) }()
+	go func() { done <- b.run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -163,7 +162,7 @@ func start(t *testing.T, b *Bridge, logs *syncbuf.Buffer) {
 // writeState leaves a state file as a bridge does mid-match: a match with
 // opponent under rules, its first game begun (bot rolled 31 and moved)
 // where the length is one FIBS plays.
-func writeState(t *testing.T, o Options, opponent string, rules bg.Rules) {
+func writeState(t *testing.T, o options, opponent string, rules bg.Rules) {
 	t.Helper()
 	rb := record.NewBuilder([2]string{o.User, opponent}, rules)
 	if rules.MatchLength <= fibs.MaxMatchLength {
@@ -174,25 +173,14 @@ func writeState(t *testing.T, o Options, opponent string, rules bg.Rules) {
 			t.Fatal(err)
 		}
 	}
-	b := &Bridge{opt: o, log: log.New(io.Discard, "", 0), cur: &matchState{Server: o.Server, Opponent: opponent, b: rb}}
+	b := &bridge{opt: o, log: log.New(io.Discard, "", 0), cur: &matchState{Opponent: opponent, b: rb}}
 	b.saveState()
 	if _, err := os.Stat(o.StateFile); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func waitUntil(t *testing.T, d time.Duration, ok func() bool) {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(end) {
-			t.Fatalf("not done after %v", d)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func waitLog(t *testing.T, logs *syncbuf.Buffer, text string) {
+func waitLog(t *testing.T, logs *lockedBuf, text string) {
 	t.Helper()
 	waitUntil(t, 20*time.Second, func() bool { return strings.Contains(logs.String(), text) })
 }
@@ -203,7 +191,7 @@ func waitLog(t *testing.T, logs *syncbuf.Buffer, text string) {
 func TestBridgeReconnectsFromSilentServer(t *testing.T) {
 	t.Run("login", func(t *testing.T) {
 		srv := newScriptServer(t)
-		b, logs := testBridge(t, srv.url(), func(o *Options) { o.LoginTimeout = 300 * time.Millisecond })
+		b, logs := testBridge(t, srv.url(), func(o *options) { o.LoginTimeout = 300 * time.Millisecond })
 		start(t, b, logs)
 		c := srv.accept(t)
 		io.WriteString(c.c, "login: ")
@@ -213,7 +201,7 @@ func TestBridgeReconnectsFromSilentServer(t *testing.T) {
 	})
 	t.Run("who list", func(t *testing.T) {
 		srv := newScriptServer(t)
-		b, logs := testBridge(t, srv.url(), func(o *Options) { o.WhoTimeout = 300 * time.Millisecond })
+		b, logs := testBridge(t, srv.url(), func(o *options) { o.WhoTimeout = 300 * time.Millisecond })
 		start(t, b, logs)
 		c := srv.accept(t)
 		c.welcome()
@@ -244,7 +232,7 @@ func TestBridgeWhoListFloodIsBounded(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newScriptServer(t)
-			b, logs := testBridge(t, srv.url(), func(o *Options) { o.WhoTimeout = c.timeout })
+			b, logs := testBridge(t, srv.url(), func(o *options) { o.WhoTimeout = c.timeout })
 			var ms runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&ms)
@@ -297,7 +285,7 @@ func TestBridgeWhoListFloodIsBounded(t *testing.T) {
 // The online list keeps at most maxOnline names, and always the bridge's
 // opponents'.
 func TestOnlineListIsBounded(t *testing.T) {
-	b, _ := testBridge(t, "tcp://127.0.0.1:1", func(o *Options) { o.Invite = "alice" })
+	b, _ := testBridge(t, "tcp://127.0.0.1:1", func(o *options) { o.Invite = "alice" })
 	b.online = map[string]bool{}
 	ctx := context.Background()
 	for i := range 2*maxOnline + 1 {
@@ -352,7 +340,7 @@ func TestBridgeAskedToMoveWithoutDice(t *testing.T) {
 // so, and plays on; it used to fail every session at set_game.
 func TestBridgeDropsStateTheEngineRefuses(t *testing.T) {
 	srv := newScriptServer(t)
-	b, logs := testBridge(t, srv.url(), func(o *Options) { o.Accept = []string{"all"} })
+	b, logs := testBridge(t, srv.url(), func(o *options) { o.Accept = []string{"all"} })
 	writeState(t, b.opt, "alice", record.DefaultRules(math.MaxInt64))
 	start(t, b, logs)
 	c := srv.accept(t)
@@ -370,7 +358,7 @@ func TestBridgeDropsStateTheEngineRefuses(t *testing.T) {
 // configured for (it used to ask to resume forever).
 func TestBridgeForgetsMatchTheServerHasNot(t *testing.T) {
 	srv := newScriptServer(t)
-	b, logs := testBridge(t, srv.url(), func(o *Options) { o.Invite, o.InviteLen = "alice", 3 })
+	b, logs := testBridge(t, srv.url(), func(o *options) { o.Invite, o.InviteLen = "alice", 3 })
 	writeState(t, b.opt, "alice", record.DefaultRules(5))
 	start(t, b, logs)
 	c := srv.accept(t)

@@ -1,0 +1,45 @@
+package backgammon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/ringmaster/judge"
+	"github.com/gamemill/gamemill/ringmaster/judge/gnubgjudge"
+)
+
+// newGnubgJudge is gnubg's own analysis at plies, of the game's .mat
+// record, with the same figures as bgbot's.
+func (g *Game) newGnubgJudge(plies int) (judge.Judge, error) {
+	j, err := gnubgjudge.New(g.GnubgCommand, plies)
+	if err != nil {
+		return nil, err
+	}
+	return &gnubgJudge{j: j}, nil
+}
+
+type gnubgJudge struct{ j *gnubgjudge.Judge }
+
+func (j *gnubgJudge) Name() string { return fmt.Sprintf("gnubg %d-ply", j.j.Plies()) }
+
+// Analyse has gnubg judge the .mat record (gnubg imports .mat; the rules
+// the format does not keep, Jacoby and beavers in money play, are gnubg's
+// defaults).
+func (j *gnubgJudge) Analyse(ctx context.Context, records map[string]string) (judge.Analysis, error) {
+	text := records["mat"]
+	if text == "" {
+		return judge.Analysis{}, errors.New("no .mat record")
+	}
+	m, err := mat.Read(strings.NewReader(text))
+	if err != nil {
+		return judge.Analysis{}, fmt.Errorf("read record: %w", err)
+	}
+	names, st, err := j.j.AnalyseMat(ctx, text)
+	if err != nil {
+		return judge.Analysis{}, err
+	}
+	return judge.Analysis{Players: names, Figures: figuresOf(st, m.MatchLength)}, nil
+}
