@@ -46,6 +46,9 @@ commands:
   gnubg-moveset FILE...          make a move set (bgtrain benchmark --moves):
                                  the records' chequer decisions, every legal
                                  move's result judged by gnubg
+  rollout POSITION_ID [MATCH_ID] roll out a position, its cube decision
+                                 (--cube) or its chequer decision (--dice)
+                                 with bgbot: equities and standard errors
 
 Run 'bgtool COMMAND --help' for a command's flags.
 
@@ -95,6 +98,10 @@ func program(stdout, stderr io.Writer) *cli.Program {
 			{Name: "gnubg-moveset", Args: "FILE.mat|FILE.sgf|DIR...", Summary: "Make a move set (bgtrain benchmark --moves): the records' chequer decisions, every legal move's result judged by gnubg.",
 				Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
 					return runGnubgMoves(ctx, fs, args, stdout, stderr)
+				}},
+			{Name: "rollout", Args: "POSITION_ID [MATCH_ID]", Summary: "Roll out a position, its cube decision or its chequer decision with bgbot: equities and their standard errors.",
+				Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
+					return runRollout(ctx, fs, args, stdout, stderr)
 				}},
 		},
 	}

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/engine/bgbot/rollout"
+	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/spf13/pflag"
+)
+
+// rolloutOutput is 'bgtool rollout --json”s document.
+type rolloutOutput struct {
+	PositionID string           `json:"position_id"`
+	MatchID    string           `json:"match_id"`
+	Decision   string           `json:"decision"` // position, cube or chequer
+	Dice       *[2]int          `json:"dice,omitempty"`
+	Settings   rollout.Settings `json:"settings"`
+	// Units of the cubeful figures: "points" (per unit of the cube at
+	// the decision) or "mwc" (match winning chance).
+	CubefulUnits string           `json:"cubeful_units,omitempty"`
+	Results      []rollout.Result `json:"results"`
+	// Best is the proper cube action of a cube decision by the rollout.
+	Best string `json:"best,omitempty"`
+}
+
+// runRollout implements 'bgtool rollout POSITION_ID [MATCH_ID]'.
+func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	trials := fs.Int("trials", 1296, "games played from each alternative (a multiple of 36 keeps the quasi-random first roll balanced)")
+	seed := fs.Uint64("seed", 1, "seed of the dice")
+	truncate := fs.Int("truncate", 0, "stop each game after this many turns and take the bot's evaluation there (0: play every game out)")
+	cubeless := fs.Bool("cubeless", false, "roll out without the cube (a cube decision is always cubeful)")
+	plainDice := fs.Bool("plain-dice", false, "plain pseudo-random dice instead of quasi-random ones")
+	noVR := fs.Bool("no-variance-reduction", false, "no luck correction")
+	plies := fs.Int("plies", 0, fmt.Sprintf("bgbot's depth for chequer play, 0..%d", bgbot.MaxPlies))
+	cubePlies := fs.Int("cube-plies", 0, fmt.Sprintf("bgbot's depth for cube decisions, 0..%d (at least --plies)", bgbot.MaxPlies))
+	dice := fs.String("dice", "", "roll out a chequer decision: the top --top moves with these dice, such as 52")
+	top := fs.Int("top", 5, "with --dice: how many of bgbot's best moves to roll out")
+	cube := fs.Bool("cube", false, "roll out the cube decision: no double, double/take, double/pass")
+	jobs := fs.IntP("jobs", "j", runtime.NumCPU(), "games played at once (the results do not depend on it)")
+	statePath := fs.String("state", "", "keep the rollout's state in this file: a rollout found there goes on from where it stopped, up to --trials")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	variant := fs.String("variant", "standard", "variant: standard, nackgammon, hypergammon1..3")
+	if err := cli.Parse(fs, args, 1, 2); err != nil {
+		return err
+	}
+	switch {
+	case *trials < 1:
+		return cli.Usagef("rollout: --trials %d: want at least 1", *trials)
+	case *truncate < 0:
+		return cli.Usagef("rollout: --truncate %d: want 0 or more", *truncate)
+	case *plies < 0 || *plies > bgbot.MaxPlies:
+		return cli.Usagef("rollout: --plies %d out of range 0..%d", *plies, bgbot.MaxPlies)
+	case *cubePlies < 0 || *cubePlies > bgbot.MaxPlies:
+		return cli.Usagef("rollout: --cube-plies %d out of range 0..%d", *cubePlies, bgbot.MaxPlies)
+	case *jobs < 1:
+		return cli.Usagef("rollout: --jobs %d: want at least 1", *jobs)
+	case *top < 1:
+		return cli.Usagef("rollout: --top %d: want at least 1", *top)
+	case *cube && *dice != "":
+		return cli.Usagef("rollout: --cube and --dice: a decision is either a cube decision or a chequer decision")
+	}
+	v, err := backgammon.ParseVariant(*variant)
+	if err != nil {
+		return cli.Usagef("rollout: %v", err)
+	}
+	matchID := defaultMatchID
+	if fs.NArg() == 2 {
+		matchID = fs.Arg(1)
+	}
+	rules := backgammon.Rules{Variant: v, Cube: true, Crawford: true}
+	s, err := gnubgid.DecodeState(fs.Arg(0), matchID, rules)
+	if err != nil {
+		return fmt.Errorf("rollout: %w", err)
+	}
+	if s.GameState != backgammon.GamePlaying {
+		return fmt.Errorf("rollout: %s:%s: no game in progress", fs.Arg(0), matchID)
+	}
+	set := rollout.Settings{
+		Seed: *seed, Truncate: *truncate, Cubeful: !*cubeless, PlainDice: *plainDice, NoVarianceReduction: *noVR,
+		Bot: fmt.Sprintf("bgbot %d ply, cube %d ply", *plies, max(*plies, *cubePlies)),
+	}
+	newBot := func() (*bgbot.Bot, error) {
+		b, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Plies: *plies, CubePlies: *cubePlies})
+		if err != nil {
+			return nil, err
+		}
+		b.SetVariant(v)
+		return b, nil
+	}
+	out := rolloutOutput{PositionID: fs.Arg(0), MatchID: matchID}
+	var r *rollout.Rollout
+	switch {
+	case *dice != "":
+		d := *dice
+		if len(d) != 2 || d[0] < '1' || d[0] > '6' || d[1] < '1' || d[1] > '6' {
+			return cli.Usagef("rollout: --dice %q: want two digits 1..6, such as 52", d)
+		}
+		d1, d2 := int(d[0]-'0'), int(d[1]-'0')
+		if err := s.SetDice(d1, d2); err != nil {
+			return fmt.Errorf("rollout: %w", err)
+		}
+		bot, err := newBot()
+		if err != nil {
+			return fmt.Errorf("rollout: %w", err)
+		}
+		cands, err := rollout.Candidates(s, bot)
+		if err != nil {
+			return err
+		}
+		if len(cands) == 1 && cands[0].Move.N == 0 {
+			return fmt.Errorf("rollout: %s:%s: no legal move with %s", fs.Arg(0), matchID, d)
+		}
+		if len(cands) > *top {
+			cands = cands[:*top]
+		}
+		if r, err = rollout.NewChequer(s, rules, set, cands); err != nil {
+			return err
+		}
+		out.Decision, out.Dice = "chequer", &[2]int{d1, d2}
+	case *cube:
+		if r, err = rollout.NewCube(s, rules, set); err != nil {
+			return err
+		}
+		out.Decision = "cube"
+	default:
+		if r, err = rollout.NewPosition(s, rules, set); err != nil {
+			return err
+		}
+		out.Decision = "position"
+	}
+	rc := rollout.RunConfig{NewBot: newBot, Workers: *jobs, Batch: max(36, 4**jobs)}
+	if *statePath != "" {
+		saved, err := rollout.Load(*statePath)
+		switch {
+		case err == nil:
+			if err := saved.SameQuestion(r); err != nil {
+				return fmt.Errorf("rollout: %s holds another rollout: %w", *statePath, err)
+			}
+			r = saved
+		case errors.Is(err, os.ErrNotExist):
+		default:
+			return err
+		}
+		rc.Checkpoint = func(r *rollout.Rollout) error { return r.Save(*statePath) }
+	}
+	if err := r.Run(ctx, *trials, rc); err != nil {
+		if *statePath != "" && ctx.Err() != nil {
+			fmt.Fprintf(stderr, "bgtool rollout: stopped after %d trials; %s holds them\n", r.Trials(), *statePath)
+		}
+		return err
+	}
+	out.Settings = r.Settings
+	out.Results = r.Results()
+	if r.Settings.Cubeful {
+		out.CubefulUnits = "points"
+		if !s.Money() {
+			out.CubefulUnits = "mwc"
+		}
+	}
+	if out.Decision == "cube" {
+		nd, dt, dp := out.Results[0].Cubeful.Mean, out.Results[1].Cubeful.Mean, out.Results[2].Cubeful.Mean
+		switch {
+		case min(dt, dp) <= nd:
+			out.Best = rollout.NoDouble
+		case dt < dp:
+			out.Best = rollout.DoubleTake
+		default:
+			out.Best = rollout.DoublePass
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	return writeRollout(stdout, s, out)
+}
+
+// writeRollout prints a rollout's results as a table.
+func writeRollout(w io.Writer, s *backgammon.State, out rolloutOutput) error {
+	var b strings.Builder
+	game := "money game"
+	if !s.Money() {
+		game = fmt.Sprintf("%d-point match at %d-%d", s.MatchLength, s.Score[s.Move], s.Score[1-s.Move])
+	}
+	fmt.Fprintf(&b, "%s %s: %s, cube %d, ", out.PositionID, out.MatchID, game, s.CubeValue)
+	if out.Dice != nil {
+		fmt.Fprintf(&b, "%s decision with %d%d\n", out.Decision, out.Dice[0], out.Dice[1])
+	} else {
+		fmt.Fprintf(&b, "%s\n", map[string]string{"cube": "cube decision", "position": "position before the roll"}[out.Decision])
+	}
+	st := out.Settings
+	kind := "cubeless"
+	if st.Cubeful {
+		kind = "cubeful"
+	}
+	diceKind := "quasi-random dice"
+	if st.PlainDice {
+		diceKind = "plain dice"
+	}
+	vr := "variance reduction"
+	if st.NoVarianceReduction {
+		vr = "no variance reduction"
+	}
+	trunc := "no truncation"
+	if st.Truncate > 0 {
+		trunc = fmt.Sprintf("truncated after %d turns", st.Truncate)
+	}
+	fmt.Fprintf(&b, "%s rollout, %s, %s, %s, seed %d, %s\n\n", kind, diceKind, vr, trunc, st.Seed, st.Bot)
+	cubefulHead := ""
+	if st.Cubeful {
+		cubefulHead = "  cubeful"
+		if out.CubefulUnits == "mwc" {
+			cubefulHead = "  cubeful (match winning chance)"
+		}
+	}
+	fmt.Fprintf(&b, "%-24s %7s  %5s  %5s  %5s  %5s  %5s  %s%s\n", "", "trials", "win", "w(g)", "w(bg)", "l(g)", "l(bg)", "cubeless", cubefulHead)
+	for _, r := range out.Results {
+		if r.Trials == 0 && r.Cubeful != nil {
+			fmt.Fprintf(&b, "%-24s %7s  %5s  %5s  %5s  %5s  %5s  %15s  %+.4f (exact)\n", r.Name, "", "", "", "", "", "", "", r.Cubeful.Mean)
+			continue
+		}
+		fmt.Fprintf(&b, "%-24s %7d  %.3f  %.3f  %.3f  %.3f  %.3f  %+.4f ±%.4f", r.Name, r.Trials,
+			r.Probs[0].Mean, r.Probs[1].Mean, r.Probs[2].Mean, r.Probs[3].Mean, r.Probs[4].Mean, r.Equity.Mean, r.Equity.StdErr)
+		if r.Cubeful != nil {
+			fmt.Fprintf(&b, "  %+.4f ±%.4f", r.Cubeful.Mean, r.Cubeful.StdErr)
+		}
+		b.WriteString("\n")
+	}
+	if out.Best != "" {
+		fmt.Fprintf(&b, "\nproper cube action: %s\n", out.Best)
+	}
+	fmt.Fprintf(&b, "\n± is one standard error\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
