@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gamemill/gamemill/protocol/fibs/server/servertest"
@@ -21,8 +22,15 @@ func TestPlainLogin(t *testing.T) {
 	h.Until("login: ")
 	h.Type("a")
 	h.Until("password: ")
-	h.Type("pa")
+	// A telnet program agrees to stop echoing, and ends the password
+	// line with CR NUL in character mode.
+	if _, err := h.Conn.Write([]byte("\xff\xfd\x01pa\r\x00")); err != nil {
+		t.Fatal(err)
+	}
 	h.Until("Welcome a.")
+	if want := [][2]byte{{251, 1}, {252, 1}, {251, 1}, {252, 1}}; !slices.Equal(h.Telnet, want) {
+		t.Fatalf("telnet commands around the two password prompts: %v, want WILL ECHO and WONT ECHO twice", h.Telnet)
+	}
 	for _, l := range h.Seen {
 		if len(l) > 2 && l[:2] == "1 " {
 			t.Fatalf("a person got the CLIP welcome line %q", l)
@@ -65,4 +73,19 @@ func TestPlainLoginRegisters(t *testing.T) {
 	if ok, known, _, _, _ := ts.srv.store.checkUser("newbie", "s3cret"); !ok || !known {
 		t.Fatalf("newbie's account: ok %v, known %v", ok, known)
 	}
+}
+
+// Over WebSocket the password prompt comes without telnet commands: they
+// are not UTF-8, and a browser drops a connection whose text frame is not.
+func TestPlainLoginOverWebSocket(t *testing.T) {
+	ts := startServer(t, Config{})
+	p, err := dialWS(t, startWS(t, ts), nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.read("login: ", true)
+	p.say("a")
+	p.read("password: ", true)
+	p.say("pa")
+	p.read("Welcome a. This is your first login.", true)
 }

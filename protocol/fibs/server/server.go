@@ -158,6 +158,9 @@ type client struct {
 	// loginName is the name typed at the login prompt, waiting for its
 	// password.
 	loginName string
+	// telnet says the connection is TCP: telnet commands are dropped
+	// from its input, and its echo is turned off for the password.
+	telnet bool
 }
 
 // sendBoard sends a CLIP board line in the client's board style.
@@ -319,7 +322,10 @@ func (s *Server) loggedInLocked(host string) {
 // serveConn runs one admitted connection to its end: the same code for
 // TCP and WebSocket connections.
 func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr string) {
-	c := &client{srv: s, conn: conn, addr: addr, host: hostOf(addr), out: make(chan string, 1024), quit: make(chan struct{}),
+	// A TCP connection may be a telnet program; a WebSocket is not, and
+	// telnet commands would break its UTF-8 text frames.
+	_, telnet := conn.(net.Conn)
+	c := &client{srv: s, conn: conn, addr: addr, telnet: telnet, host: hostOf(addr), out: make(chan string, 1024), quit: make(chan struct{}),
 		drain: make(chan struct{}), wrote: make(chan struct{}), seat: -1, pending: true, boardStyle: 3,
 		own: fibs.Own{AllowPip: true, Autoboard: true, Crawford: true, Double: true, Moreboards: true, Notify: true, Rating: 1500, Timezone: "UTC"}}
 	defer func() {
@@ -339,7 +345,11 @@ func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 	})
 	defer loginTimer.Stop()
 	c.enqueue("FIBS-style backgammon server (gamemill fibsd)", "", "login: ")
-	lr := fibs.NewLineReader(conn, s.cfg.MaxLine)
+	var in io.Reader = conn
+	if c.telnet {
+		in = &telnetInput{r: conn}
+	}
+	lr := fibs.NewLineReader(in, s.cfg.MaxLine)
 	failed, tooLong := 0, 0
 	for {
 		line, err := lr.ReadLine()
@@ -416,6 +426,9 @@ func (s *Server) tryLogin(c *client, line string) (ok, bye, wait bool) {
 	if c.loginName != "" {
 		client, name, password = "-", c.loginName, line
 		c.loginName, c.clip = "", false
+		if c.telnet {
+			c.enqueue(wontEcho) // and the line ending the client did not echo
+		}
 	} else {
 		f := strings.Fields(line)
 		switch {
@@ -424,7 +437,11 @@ func (s *Server) tryLogin(c *client, line string) (ok, bye, wait bool) {
 			c.clip = true
 		case len(f) == 1 && f[0] != "login":
 			c.loginName = f[0]
-			c.enqueue("password: ")
+			if c.telnet {
+				c.enqueue(willEcho + "password: ")
+			} else {
+				c.enqueue("password: ")
+			}
 			return false, false, true
 		default:
 			s.noisy.Printf("%s: not a login line", c.addr)

@@ -29,6 +29,9 @@ type Human struct {
 	Name string
 	// Seen holds every line read so far (a test may reset it).
 	Seen []string
+	// Telnet holds the telnet commands the server sent (WILL, WONT, DO or
+	// DONT and the option), as a telnet program takes them out of the text.
+	Telnet [][2]byte
 }
 
 // Dial connects to addr; the connection is closed when the test ends.
@@ -61,6 +64,15 @@ func (h *Human) Until(want string) string {
 		b, err := h.R.ReadByte()
 		if err != nil {
 			h.T.Fatalf("%s waiting for %q: %v (last lines %q)", h.Name, want, err, Tail(h.Seen))
+		}
+		if b == 0xFF {
+			cmd, err1 := h.R.ReadByte()
+			opt, err2 := h.R.ReadByte()
+			if err1 != nil || err2 != nil || cmd < 251 {
+				h.T.Fatalf("%s: a telnet command the test client does not know: %d %d", h.Name, cmd, opt)
+			}
+			h.Telnet = append(h.Telnet, [2]byte{cmd, opt})
+			continue
 		}
 		buf = append(buf, b)
 		line := string(buf)
