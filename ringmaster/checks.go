@@ -2,8 +2,11 @@ package ringmaster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,10 +18,21 @@ import (
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
+// commandNeeder is a game that knows which GTP commands beyond the basic
+// ones a matchup's games will send each engine (Go: the handicap
+// placement, the clock's, a referee engine's final_score); the players it
+// names may include some that sit in no seat (a referee engine).
+type commandNeeder interface {
+	NeededCommands(m *control.Matchup, players map[string]*control.Player) map[string][]string
+}
+
 // checkedPlayers lists the players a run needs, each with the rules of its
-// first matchup (for the set_game check).
-func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
+// first matchup (for the set_game check) and the commands its games will
+// need it to know (sorted).
+func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup, map[string][]string, error) {
 	first := map[string]*control.Matchup{}
+	needs := map[string][]string{}
+	needer, _ := r.Game.(commandNeeder)
 	var codes []string
 	matchups := r.Comp.Matchups
 	if r.Comp.Planner != nil || r.Comp.Proposer != nil {
@@ -39,9 +53,45 @@ func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
 				codes = append(codes, c)
 			}
 		}
+		if needer == nil {
+			continue
+		}
+		need := needer.NeededCommands(m, r.Comp.Players)
+		for _, c := range slices.Sorted(maps.Keys(need)) {
+			if _, ok := first[c]; !ok {
+				if r.Comp.Players[c] == nil {
+					return nil, nil, nil, fmt.Errorf("%s: unknown player %q (a player the games need besides the seats: a referee)", r.Comp.Where(m, "referee"), c)
+				}
+				first[c] = m
+				codes = append(codes, c)
+			}
+			needs[c] = append(needs[c], need[c]...)
+		}
 	}
 	sort.Strings(codes)
-	return codes, first
+	for c, cmds := range needs {
+		slices.Sort(cmds)
+		needs[c] = slices.Compact(cmds)
+	}
+	return codes, first, needs, nil
+}
+
+// missingCommandError is a startup check's refusal: an engine does not
+// know a command the competition needs.
+type missingCommandError struct{ command string }
+
+func (e *missingCommandError) Error() string {
+	return fmt.Sprintf("known_command %s: false, and the competition needs it", e.command)
+}
+
+// checkFailure is the message for a player that failed its startup check:
+// one line for a missing command, else the error on the next line.
+func checkFailure(code string, err error) string {
+	var mc *missingCommandError
+	if errors.As(err, &mc) {
+		return fmt.Sprintf("player %s failed startup check: it does not know %s, which the competition needs", code, mc.command)
+	}
+	return fmt.Sprintf("player %s failed startup check:\n%v", code, err)
 }
 
 // startupChecks starts each needed engine once: it must answer
@@ -49,11 +99,14 @@ func (r *Ringmaster) checkedPlayers() ([]string, map[string]*control.Matchup) {
 // (backgammon: accept set_game). Engine
 // stderr goes to stderr when given (the check command), else is discarded.
 func (r *Ringmaster) startupChecks(ctx context.Context, st *store.Store, stderr io.Writer, engines *engineRegistry) error {
-	codes, first := r.checkedPlayers()
+	codes, first, needs, err := r.checkedPlayers()
+	if err != nil {
+		return err
+	}
 	for _, code := range codes {
-		name, version, err := r.checkPlayer(ctx, code, first[code], stderr, engines)
+		name, version, err := r.checkPlayer(ctx, code, first[code], needs[code], stderr, engines)
 		if err != nil {
-			return fmt.Errorf("player %s failed startup check:\n%v", code, err)
+			return errors.New(checkFailure(code, err))
 		}
 		if st != nil {
 			if err := st.SetEngine(ctx, code, name, version); err != nil {
@@ -64,7 +117,7 @@ func (r *Ringmaster) startupChecks(ctx context.Context, st *store.Store, stderr 
 	return nil
 }
 
-func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Matchup, stderr io.Writer, engines *engineRegistry) (name, version string, err error) {
+func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Matchup, needs []string, stderr io.Writer, engines *engineRegistry) (name, version string, err error) {
 	p := r.Comp.Players[code]
 	check := *p
 	if stderr == nil {
@@ -91,6 +144,15 @@ func (r *Ringmaster) checkPlayer(ctx context.Context, code string, m *control.Ma
 	if err := r.Game.CheckPlayer(ctx, pl, m); err != nil {
 		return "", "", err
 	}
+	for _, c := range needs {
+		known, err := pl.Do(ctx, "known_command", c)
+		if err != nil {
+			return "", "", fmt.Errorf("known_command %s: %w", c, err)
+		}
+		if strings.TrimSpace(known) != "true" {
+			return "", "", &missingCommandError{command: c}
+		}
+	}
 	return engineText(name), engineText(version), nil
 }
 
@@ -115,13 +177,16 @@ func engineText(s string) string {
 // Check runs the startup checks with engine stderr shown, printing what it
 // does.
 func (r *Ringmaster) Check(ctx context.Context, out, stderr io.Writer) error {
-	codes, first := r.checkedPlayers()
+	codes, first, needs, err := r.checkedPlayers()
+	if err != nil {
+		return err
+	}
 	var failed []string
 	for _, code := range codes {
 		fmt.Fprintf(out, "checking player %s\n", code)
-		name, version, err := r.checkPlayer(ctx, code, first[code], stderr, nil)
+		name, version, err := r.checkPlayer(ctx, code, first[code], needs[code], stderr, nil)
 		if err != nil {
-			fmt.Fprintf(out, "player %s failed startup check:\n%v\n", code, err)
+			fmt.Fprintln(out, checkFailure(code, err))
 			failed = append(failed, code)
 			continue
 		}

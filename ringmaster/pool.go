@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gamemill/gamemill/ringmaster/control"
+	"github.com/gamemill/gamemill/ringmaster/referee"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
@@ -214,8 +215,7 @@ func (s *matchupStats) merge(o *matchupStats) {
 		s.pairSeen[offset+k] = o.pairSeen[k]
 	}
 	for k, v := range o.totals {
-		t := s.totals[k]
-		s.totals[k] = [2]int{t[0] + v[0], t[1] + v[1]}
+		s.totals[k] = referee.CombineStat(k, s.totals[k], v)
 	}
 }
 

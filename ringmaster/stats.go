@@ -162,8 +162,7 @@ func (s *matchupStats) add(res store.GameResult, luckAdjusted *[2]float64) {
 		if res.Swapped {
 			v[0], v[1] = v[1], v[0]
 		}
-		t := s.totals[name]
-		s.totals[name] = [2]int{t[0] + v[0], t[1] + v[1]}
+		s.totals[name] = referee.CombineStat(name, s.totals[name], v)
 	}
 	for i := 0; i < 2; i++ {
 		s.cpu[i] += sides[i].CPU.Seconds()

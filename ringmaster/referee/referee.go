@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gamemill/gamemill/player"
@@ -74,6 +75,19 @@ const (
 // disputes its losses would erase them: the ringmaster reports disputes
 // per player and refuses to rate a player with any.
 const StatDisputes = "disputes"
+
+// StatMaxPrefix starts the name of a statistic that is combined across
+// games by its largest value, not summed (Go's longest think).
+const StatMaxPrefix = "max_"
+
+// CombineStat adds one game's statistic v to the running total t: the sum
+// by seat, or the larger by seat for a StatMaxPrefix name.
+func CombineStat(name string, t, v [2]int) [2]int {
+	if strings.HasPrefix(name, StatMaxPrefix) {
+		return [2]int{max(t[0], v[0]), max(t[1], v[1])}
+	}
+	return [2]int{t[0] + v[0], t[1] + v[1]}
+}
 
 // Result texts every game shares; each game adds its own ("gammon", "W+4.5").
 const (

@@ -62,6 +62,47 @@ func (g *Game) CheckPlayer(ctx context.Context, p player.Player, m *control.Matc
 	return nil
 }
 
+// NeededCommands lists, by player code, the GTP commands a matchup's
+// games will send that an engine may lack: the handicap placement, the
+// clock's, gomill-genmove_ex for a player allowed to claim, and the
+// referee engine's final_score. The startup check asks known_command for
+// each, so that a competition that cannot work is refused before its
+// first game.
+func (g *Game) NeededCommands(m *control.Matchup, players map[string]*control.Player) map[string][]string {
+	s := settingsOf(m)
+	need := map[string][]string{}
+	add := func(code string, cmds ...string) { need[code] = append(need[code], cmds...) }
+	swaps := m.Alternating || s.PairedGames()
+	if s.Handicap > 0 {
+		if s.HandicapStyle == HandicapFixed {
+			add(m.PlayerA, "fixed_handicap")
+			add(m.PlayerB, "fixed_handicap")
+		} else {
+			add(m.PlayerA, "place_free_handicap")
+			add(m.PlayerB, "set_free_handicap")
+			if swaps {
+				add(m.PlayerB, "place_free_handicap")
+				add(m.PlayerA, "set_free_handicap")
+			}
+		}
+	}
+	for _, code := range []string{m.PlayerA, m.PlayerB} {
+		if s.Clock != nil {
+			add(code, "time_settings", "time_left")
+		}
+		if p := players[code]; p != nil && p.AllowClaim {
+			add(code, "gomill-genmove_ex")
+		}
+	}
+	if s.Scorer == ScorerReferee {
+		add(s.RefereePlayer, "final_score")
+		if s.Handicap > 0 {
+			add(s.RefereePlayer, "set_free_handicap")
+		}
+	}
+	return need
+}
+
 // Launch implements the ringmaster's Game: Go offers no player kind of its
 // own yet.
 func (g *Game) Launch(ctx context.Context, p *control.Player, spec player.Spec) (player.Player, error) {
@@ -90,6 +131,11 @@ func (g *Game) WriteDetails(w io.Writer, _ control.GameSettings, players [2]stri
 	if c := totals[StatCaptures]; c != [2]int{} {
 		fmt.Fprintf(w, "captures: %s %d, %s %d\n", players[0], c[0], players[1], c[1])
 	}
+	if n := totals[StatThinks]; n[0] > 0 || n[1] > 0 {
+		ms, longest := totals[StatThinkMillis], totals[StatLongest]
+		fmt.Fprintf(w, "thinking time (wall clock of genmove): %s average %s, longest %s; %s average %s, longest %s\n",
+			players[0], averageSeconds(ms[0], n[0]), seconds(longest[0]), players[1], averageSeconds(ms[1], n[1]), seconds(longest[1]))
+	}
 	if d := totals[referee.StatDisputes]; d != [2]int{} {
 		fmt.Fprintf(w, "scoring disputes (a final_score the referee's area count does not back; the game has no result): %s %d, %s %d; "+
 			"a player with disputes is not rated\n", players[0], d[0], players[1], d[1])
@@ -110,7 +156,22 @@ func (g *Game) JSONDetails(s control.GameSettings, totals map[string][2]int) any
 		// Disputes counts, by player, the results each disputed
 		// (referee.StatDisputes).
 		Disputes [2]int `json:"scoring_disputes"`
-	}{st.BoardSize, st.Komi, st.Handicap, handicapStyle(st), st.Scorer, totals[StatCaptures], totals[StatBlack], totals[referee.StatDisputes]}
+		// Thinks, ThinkMillis and LongestMillis are the clock's figures
+		// by player (games with time_settings only).
+		Thinks        [2]int `json:"thinks,omitzero"`
+		ThinkMillis   [2]int `json:"think_ms,omitzero"`
+		LongestMillis [2]int `json:"longest_think_ms,omitzero"`
+	}{st.BoardSize, st.Komi, st.Handicap, handicapStyle(st), st.Scorer, totals[StatCaptures], totals[StatBlack], totals[referee.StatDisputes],
+		totals[StatThinks], totals[StatThinkMillis], totals[StatLongest]}
+}
+
+func seconds(ms int) string { return fmt.Sprintf("%.2fs", float64(ms)/1000) }
+
+func averageSeconds(ms, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fs", float64(ms)/1000/float64(n))
 }
 
 func handicapStyle(s *Settings) string {

@@ -18,6 +18,11 @@ type record struct {
 	seats         [2]referee.Seat
 	scores        []string // each scorer's final_score, for the last comment
 	logf          func(string, ...any)
+	// comments are move comments by move index (the opening's end, the
+	// engines' gomill-explain_last_move); descriptions are the engines'
+	// gomill-describe_engine, by seat.
+	comments     map[int]string
+	descriptions [2]string
 }
 
 // write returns the game's SGF (formats/sgf.WriteGo) by format: the
@@ -38,8 +43,13 @@ func (r *record) write(g *rules.Game, out *referee.Outcome, voidErr error) map[s
 	if voidErr != nil {
 		rec.Result = ResultVoid
 	}
-	for _, p := range played {
-		rec.Moves = append(rec.Moves, sgf.GoMove{Color: p.Color, Move: p.Move})
+	for i, p := range played {
+		rec.Moves = append(rec.Moves, sgf.GoMove{Color: p.Color, Move: p.Move, Comment: r.comments[i]})
+	}
+	for i, d := range r.descriptions {
+		if d != "" {
+			rec.Comment += fmt.Sprintf("\n\n%s: %s", r.seats[i].Code, d)
+		}
 	}
 	var last []string
 	switch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	rules "github.com/gamemill/gamemill/engine/gogame"
 	"github.com/gamemill/gamemill/ringmaster/referee"
@@ -41,6 +42,12 @@ type game struct {
 	rec   record
 	// claims says, by seat, whether the engine may claim and knows how.
 	claims [2]bool
+	info   referee.GameInfo
+	// known holds, by seat, the gomill extensions the engine offers.
+	known [2]map[string]bool
+	// cpuAtStart is each engine's gomill-cpu_time before the game, or -1.
+	cpuAtStart [2]float64
+	clocks     [2]*clock // nil without a time control
 }
 
 func (g *game) logf(format string, args ...any) {
@@ -52,7 +59,7 @@ func (g *game) logf(format string, args ...any) {
 // Play referees one game: seat 0 plays Black. An error is returned only
 // for a void game (*referee.VoidError) or a cancelled context.
 func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]referee.Seat) (referee.Outcome, error) {
-	g := &game{ref: r, seats: seats}
+	g := &game{ref: r, seats: seats, info: info}
 	g.out = referee.Outcome{Winner: -1, ForfeitBy: -1, FirstMover: 0, Ending: referee.EndNormal,
 		Stats: map[string][2]int{StatBlack: {1, 0}}}
 	board, err := rules.NewGame(rules.Settings{Size: r.Settings.BoardSize, Komi: r.Settings.Komi, Superko: r.Settings.Superko})
@@ -60,9 +67,13 @@ func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]refe
 		return g.out, fmt.Errorf("go referee: %w", err)
 	}
 	g.board = board
-	g.rec = record{event: info.Event, gameID: info.ID, settings: r.Settings, seats: seats, logf: r.Log}
+	g.rec = record{event: info.Event, gameID: info.ID, settings: r.Settings, seats: seats, logf: r.Log, comments: map[int]string{}}
 	err = g.play(ctx)
 	g.out.Stats[StatCaptures] = [2]int{g.board.Captured(rules.Black), g.board.Captured(rules.White)}
+	if err == nil {
+		g.engineCPU(ctx)
+	}
+	g.clockStats()
 	g.out.Moves = g.board.MoveCount()
 	g.out.Records = g.rec.write(g.board, &g.out, err)
 	return g.out, err
@@ -70,6 +81,15 @@ func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]refe
 
 func (g *game) play(ctx context.Context) error {
 	if err := g.setUp(ctx); err != nil {
+		return err
+	}
+	if err := g.extensions(ctx); err != nil {
+		return err
+	}
+	if err := g.startClocks(ctx); err != nil {
+		return err
+	}
+	if done, err := g.playOpening(ctx); err != nil || done {
 		return err
 	}
 	for !g.board.Over() {
@@ -173,15 +193,31 @@ func (g *game) turn(ctx context.Context) (done bool, err error) {
 	c := g.board.ToPlay()
 	seat := seatOf(c)
 	p := g.seats[seat].Player
+	if clk := g.clocks[seat]; clk != nil {
+		secs, stones := clk.timeLeft()
+		if _, err := p.Do(ctx, "time_left", colourWord(c), strconv.Itoa(secs), strconv.Itoa(stones)); err != nil {
+			return true, g.engineError(ctx, seat, "time_left", err)
+		}
+	}
 	var resp string
+	start := time.Now()
 	if g.claims[seat] {
 		resp, err = p.Do(ctx, "gomill-genmove_ex", colourWord(c), "claim")
 	} else {
 		resp, err = p.Do(ctx, "genmove", colourWord(c))
 	}
+	took := time.Since(start)
 	g.out.Decisions[seat]++
 	if err != nil {
 		return true, g.engineError(ctx, seat, "genmove", err)
+	}
+	if clk := g.clocks[seat]; clk != nil {
+		before := clk.String()
+		if clk.charge(took) {
+			g.win(1-seat, referee.EndTime, colourLetter(c.Opponent())+"+T",
+				fmt.Sprintf("%s lost on time: took %.2fs with %s left (margin %gs)", g.seats[seat].Code, took.Seconds(), before, clk.tc.Margin.Seconds()))
+			return true, nil
+		}
 	}
 	word := strings.ToLower(strings.TrimSpace(resp))
 	switch {
@@ -202,6 +238,7 @@ func (g *game) turn(ctx context.Context) (done bool, err error) {
 		g.forfeit(seat, fmt.Sprintf("attempted illegal move %s: %v", m, ruleReason(err)))
 		return true, nil
 	}
+	g.explain(ctx, seat)
 	if g.board.Over() {
 		// The second pass ends the game; the opponent need not hear it.
 		return false, nil
@@ -280,11 +317,14 @@ func oneLine(s string) string {
 func (g *game) score(ctx context.Context) error {
 	s := g.ref.Settings
 	area := g.board.AreaScore()
-	if s.Scorer == ScorerInternal {
+	switch s.Scorer {
+	case ScorerInternal:
 		area.Komi += s.compensation()
 		g.settle(area.Winner(), area.String(), fmt.Sprintf("area count: black %d, white %d, komi %s%s",
 			area.Black, area.White, komiText(s.Komi), compensationText(s)))
 		return nil
+	case ScorerReferee:
+		return g.refereeScore(ctx)
 	}
 	var reports []scoreReport
 	for i, seat := range g.seats {

@@ -21,6 +21,7 @@ const (
 
 	ScorerPlayers  = "players"
 	ScorerInternal = "internal"
+	ScorerReferee  = "referee" // a third engine's final_score (RefereePlayer)
 
 	CompensationNo    = "no"
 	CompensationShort = "short"
@@ -37,7 +38,22 @@ type Settings struct {
 	Scorer        string
 	Compensation  string // internal_scorer_handicap_compensation
 	Superko       bool   // positional superko (our extension; gomill has none)
+
+	// RefereePlayer is the player code of the engine that scores games
+	// under ScorerReferee.
+	RefereePlayer string
+	// OpeningsPath names the openings (LoadOpenings); Check loads them.
+	OpeningsPath  string
+	openings      []Opening
+	openingsError error
+	openingsHash  string
+	openingsSize  int // the board size they were read for
+	// Clock is the game's time control; nil for none.
+	Clock *TimeControl
 }
+
+// Openings returns the openings the games start from (none when unset).
+func (s *Settings) Openings() []Opening { return s.openings }
 
 // DefaultSettings are the settings of a control file that sets none but
 // the required board_size and komi.
@@ -72,7 +88,7 @@ func settingsTable() []control.Setting {
 			}
 		}},
 		{Key: "scorer", Read: func(v control.Value, s control.GameSettings) {
-			if x, ok := v.Choice("scorer", ScorerPlayers, ScorerInternal); ok {
+			if x, ok := v.Choice("scorer", ScorerPlayers, ScorerInternal, ScorerReferee); ok {
 				s.(*Settings).Scorer = x
 			}
 		}},
@@ -86,14 +102,34 @@ func settingsTable() []control.Setting {
 				s.(*Settings).Superko = b
 			}
 		}},
+		{Key: "referee", Read: func(v control.Value, s control.GameSettings) {
+			if code, ok := v.Str(); ok {
+				if code == "" {
+					v.Errorf("want a player code")
+					return
+				}
+				s.(*Settings).RefereePlayer = code
+			}
+		}},
+		{Key: "openings", Read: func(v control.Value, s control.GameSettings) {
+			if path, ok := v.Path(); ok {
+				s.(*Settings).OpeningsPath = path
+			}
+		}},
+		{Key: "time_settings", Read: func(v control.Value, s control.GameSettings) {
+			if tc, ok := readTimeControl(v.Raw(), v.Errorf); ok {
+				s.(*Settings).Clock = tc
+			}
+		}},
 	}
 }
 
 // Clone implements control.GameSettings.
 func (s *Settings) Clone() control.GameSettings { c := *s; return &c }
 
-// PairedGames implements control.GameSettings: Go has no dice to pair.
-func (s *Settings) PairedGames() bool { return false }
+// PairedGames implements control.GameSettings: games from openings are
+// played in pairs, each opening once with each player as Black.
+func (s *Settings) PairedGames() bool { return s.OpeningsPath != "" }
 
 // Check implements control.GameSettings: the required keys and gomill's
 // range checks.
@@ -104,6 +140,21 @@ func (s *Settings) Check(report func(key, format string, args ...any)) {
 	}
 	if !s.komiSet {
 		report("komi", "required for game \"go\"")
+	}
+	switch {
+	case s.Scorer == ScorerReferee && s.RefereePlayer == "":
+		report("scorer", "scorer \"referee\" needs referee = \"PLAYER\", the code of the engine that scores the games")
+	case s.Scorer != ScorerReferee && s.RefereePlayer != "":
+		report("referee", "a referee player scores only under scorer = \"referee\"")
+	}
+	if s.OpeningsPath != "" {
+		s.loadOpenings()
+		if s.openingsError != nil {
+			report("openings", "%v", s.openingsError)
+		}
+		if s.Handicap > 0 {
+			report("openings", "openings are played on an empty board: not with a handicap")
+		}
 	}
 	if s.Handicap == 0 {
 		return
@@ -132,8 +183,29 @@ func (s *Settings) compensation() float64 {
 
 // Canonical implements control.GameSettings.
 func (s *Settings) Canonical() string {
-	return fmt.Sprintf("board_size=%d komi=%s handicap=%d handicap_style=%s scorer=%s compensation=%s superko=%t",
+	text := fmt.Sprintf("board_size=%d komi=%s handicap=%d handicap_style=%s scorer=%s compensation=%s superko=%t",
 		s.BoardSize, komiText(s.Komi), s.Handicap, s.HandicapStyle, s.Scorer, s.Compensation, s.Superko)
+	// Later settings appear only when set, so that results stored before
+	// they existed keep their text.
+	if s.RefereePlayer != "" {
+		text += " referee=" + s.RefereePlayer
+	}
+	if s.OpeningsPath != "" {
+		text += fmt.Sprintf(" openings=%d:%s", len(s.openings), s.openingsHash)
+	}
+	if s.Clock != nil {
+		text += " " + s.Clock.canonical()
+	}
+	return text
+}
+
+// loadOpenings reads OpeningsPath once for the board size.
+func (s *Settings) loadOpenings() {
+	if s.openingsSize == s.BoardSize && (s.openings != nil || s.openingsError != nil) {
+		return
+	}
+	s.openingsSize = s.BoardSize
+	s.openings, s.openingsHash, s.openingsError = LoadOpenings(s.OpeningsPath, s.BoardSize)
 }
 
 // Describe implements control.GameSettings, as gomill's matchup line.
@@ -144,8 +216,17 @@ func (s *Settings) Describe() string {
 		fmt.Fprintf(&b, "handicap: %d (%s)   ", s.Handicap, s.HandicapStyle)
 	}
 	fmt.Fprintf(&b, "komi: %s", komiText(s.Komi))
-	if s.Scorer == ScorerInternal {
+	switch s.Scorer {
+	case ScorerInternal:
 		b.WriteString("   scored internally")
+	case ScorerReferee:
+		b.WriteString("   scored by " + s.RefereePlayer)
+	}
+	if s.OpeningsPath != "" {
+		fmt.Fprintf(&b, "   %d openings", len(s.openings))
+	}
+	if s.Clock != nil {
+		b.WriteString("   time: " + s.Clock.String())
 	}
 	if s.Superko {
 		b.WriteString("   positional superko")

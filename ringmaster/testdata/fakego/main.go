@@ -31,6 +31,10 @@ type engine struct {
 	// asked to move, whatever the board says.
 	claimScore bool
 	colour     rules.Color
+	// sleep is added to every genmove answer after the first after.
+	sleep time.Duration
+	// timeLeft is the last time_left: colour, seconds, stones.
+	timeLeft string
 }
 
 func (e *engine) reset() error {
@@ -74,6 +78,7 @@ func (e *engine) genmove(ctx context.Context, args []string, claim bool) (string
 	e.moves++
 	e.colour = c
 	if e.moves > e.after {
+		time.Sleep(e.sleep)
 		switch e.mode {
 		case "crash":
 			os.Exit(3)
@@ -122,8 +127,12 @@ func main() {
 	score := flag.String("score", "", "answer to final_score (default: our own area count)")
 	noClaim := flag.Bool("no-claim-command", false, "do not know gomill-genmove_ex")
 	claimScore := flag.Bool("claim-score", false, "answer final_score with a win by 10 for our colour")
+	sleep := flag.Duration("sleep", 0, "time to think before each genmove answer after --after")
+	noTime := flag.Bool("no-time", false, "do not know time_settings and time_left")
+	gomill := flag.Bool("gomill", false, "offer gomill-explain_last_move, gomill-describe_engine and gomill-cpu_time")
 	flag.Parse()
-	e := &engine{size: 19, komi: 0, mode: *mode, after: *after, score: *score, noClaim: *noClaim, claimScore: *claimScore, colour: rules.Black}
+	e := &engine{size: 19, komi: 0, mode: *mode, after: *after, score: *score, noClaim: *noClaim, claimScore: *claimScore, colour: rules.Black,
+		sleep: *sleep}
 	e.reset()
 	srv := protocol.NewServer("fakego", "1")
 	srv.HandleFunc("boardsize", func(_ context.Context, args []string) (string, error) {
@@ -170,6 +179,35 @@ func main() {
 	if !e.noClaim {
 		srv.HandleFunc("gomill-genmove_ex", func(ctx context.Context, args []string) (string, error) {
 			return e.genmove(ctx, args, len(args) > 1 && args[1] == "claim")
+		})
+	}
+	if !*noTime {
+		srv.HandleFunc("time_settings", func(_ context.Context, args []string) (string, error) {
+			if len(args) != 3 {
+				return "", errors.New("time_settings takes 3 arguments")
+			}
+			return "", nil
+		})
+		srv.HandleFunc("time_left", func(_ context.Context, args []string) (string, error) {
+			if len(args) != 3 {
+				return "", errors.New("time_left takes 3 arguments")
+			}
+			e.timeLeft = strings.Join(args, " ")
+			return "", nil
+		})
+	}
+	if *gomill {
+		srv.HandleFunc("gomill-explain_last_move", func(context.Context, []string) (string, error) {
+			// The last time_left shows in the record this way.
+			return fmt.Sprintf("fakego move %d (time_left %s)", e.moves, e.timeLeft), nil
+		})
+		srv.HandleFunc("gomill-describe_engine", func(context.Context, []string) (string, error) {
+			return fmt.Sprintf("fakego, a scripted test engine (GOMILL_GAME_ID=%s GOMILL_SLOT=%s)", os.Getenv("GOMILL_GAME_ID"), os.Getenv("GOMILL_SLOT")), nil
+		})
+		srv.HandleFunc("gomill-cpu_time", func(context.Context, []string) (string, error) {
+			// A quarter of a second per move answered: a figure the
+			// ringmaster's own measure could not give.
+			return strconv.FormatFloat(float64(e.moves)*0.25, 'f', 2, 64), nil
 		})
 	}
 	srv.HandleFunc("final_score", func(context.Context, []string) (string, error) {
