@@ -164,11 +164,7 @@ func TestMatchSurvivesSIGKILL(t *testing.T) {
 	a, b := servertest.Dial(t, p.addr), servertest.Dial(t, p.addr)
 	a.Login("a")
 	b.Login("b")
-	b.Type("toggle ready")
-	b.Until("ready")
-	a.Type("invite b 5")
-	b.Until("Type 'join a' to accept.")
-	b.Type("join a")
+	servertest.Invite(a, b, 5)
 	// The first game, played to its end.
 	ended := make(chan string, 1)
 	go func() { ended <- a.PlayUntil(fibs.JoinNextGame) }()

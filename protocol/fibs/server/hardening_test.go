@@ -319,11 +319,7 @@ func startPlaying(t *testing.T, ts *testServer, length int) (a, b, mover, other 
 	a, b = servertest.Dial(t, ts.addr), servertest.Dial(t, ts.addr)
 	a.Login("a")
 	b.Login("b")
-	b.Type("toggle ready")
-	b.Until("ready")
-	a.Type(fmt.Sprintf("invite b %d", length))
-	b.Until("Type 'join a' to accept.")
-	b.Type("join a")
+	servertest.Invite(a, b, length)
 	a.Until("You rolled")
 	mover, other = a, b
 	if strings.HasPrefix(a.Until(""), "b makes the first move") {

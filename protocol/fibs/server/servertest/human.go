@@ -6,6 +6,7 @@ package servertest
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net"
 	"slices"
@@ -111,6 +112,19 @@ func (h *Human) Login(name string) {
 	h.Type(fibs.LoginCommand("telnet", name, "p"+name))
 	h.Until("1 " + name + " ")
 	h.UntilLine("6")
+}
+
+// Invite starts a match of length points between inviter and invitee,
+// both logged in: the invitee becomes ready, the inviter invites, the
+// invitee joins. It returns when the invitee has heard the match start.
+func Invite(inviter, invitee *Human, length int) {
+	inviter.T.Helper()
+	invitee.Type("toggle ready")
+	invitee.Until("** You're now ready to invite or join someone.")
+	inviter.Type(fmt.Sprintf("invite %s %d", invitee.Name, length))
+	invitee.Until(fmt.Sprintf("Type 'join %s' to accept.", inviter.Name))
+	invitee.Type("join " + inviter.Name)
+	invitee.Until("** You are now playing a")
 }
 
 // Play answers prompts until the match ends and returns the match-end
