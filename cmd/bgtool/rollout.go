@@ -218,19 +218,26 @@ func writeRollout(w io.Writer, s *backgammon.State, out rolloutOutput) error {
 	if st.Cubeful {
 		cubefulHead = "  cubeful"
 		if out.CubefulUnits == "mwc" {
-			cubefulHead = "  cubeful (match winning chance)"
+			cubefulHead = "  cubeful (match winning chance, EMG)"
 		}
 	}
 	fmt.Fprintf(&b, "%-24s %7s  %5s  %5s  %5s  %5s  %5s  %s%s\n", "", "trials", "win", "w(g)", "w(bg)", "l(g)", "l(bg)", "cubeless", cubefulHead)
 	for _, r := range out.Results {
 		if r.Trials == 0 && r.Cubeful != nil {
-			fmt.Fprintf(&b, "%-24s %7s  %5s  %5s  %5s  %5s  %5s  %15s  %+.4f (exact)\n", r.Name, "", "", "", "", "", "", "", r.Cubeful.Mean)
+			fmt.Fprintf(&b, "%-24s %7s  %5s  %5s  %5s  %5s  %5s  %15s  %+.4f (exact)", r.Name, "", "", "", "", "", "", "", r.Cubeful.Mean)
+			if r.CubefulEMG != nil {
+				fmt.Fprintf(&b, "  %+.4f", r.CubefulEMG.Mean)
+			}
+			b.WriteString("\n")
 			continue
 		}
 		fmt.Fprintf(&b, "%-24s %7d  %.3f  %.3f  %.3f  %.3f  %.3f  %+.4f ±%.4f", r.Name, r.Trials,
 			r.Probs[0].Mean, r.Probs[1].Mean, r.Probs[2].Mean, r.Probs[3].Mean, r.Probs[4].Mean, r.Equity.Mean, r.Equity.StdErr)
 		if r.Cubeful != nil {
 			fmt.Fprintf(&b, "  %+.4f ±%.4f", r.Cubeful.Mean, r.Cubeful.StdErr)
+		}
+		if r.CubefulEMG != nil {
+			fmt.Fprintf(&b, "  %+.4f ±%.4f", r.CubefulEMG.Mean, r.CubefulEMG.StdErr)
 		}
 		b.WriteString("\n")
 	}

@@ -83,7 +83,7 @@ func NewCube(s *backgammon.State, rules backgammon.Rules, set Settings) (*Rollou
 	return &Rollout{Settings: set, Rules: rules, Alternatives: []Alternative{
 		{Name: NoDouble, PositionID: pos, MatchID: match, NoDoubleFirst: true, BaseCube: s.CubeValue},
 		{Name: DoubleTake, PositionID: tpos, MatchID: tmatch, NoDoubleFirst: true, BaseCube: s.CubeValue},
-		{Name: DoublePass, BaseCube: s.CubeValue, Fixed: &pass},
+		{Name: DoublePass, PositionID: pos, MatchID: match, BaseCube: s.CubeValue, Fixed: &pass},
 	}}, nil
 }
 

@@ -61,7 +61,7 @@ const (
 type Alternative struct {
 	Name string `json:"name"`
 	// PositionID and MatchID give the state rolled out, before the roll of
-	// its player on roll.
+	// its player on roll (for a fixed result, the state of the decision).
 	PositionID string `json:"position_id,omitempty"`
 	MatchID    string `json:"match_id,omitempty"`
 	// NoDoubleFirst forbids a double before the first roll (the decision
@@ -106,6 +106,11 @@ type Result struct {
 	// per unit of the decision's cube in money play, the match winning
 	// chance in match play. For a double/pass it is exact.
 	Cubeful *Estimate `json:"cubeful,omitempty"`
+	// CubefulEMG is, in match play, Cubeful as normalised equity (EMG):
+	// -1 and +1 at the match winning chances of losing and winning a
+	// single game at the decision's cube, linear between, as gnubg
+	// shows match equities.
+	CubefulEMG *Estimate `json:"cubeful_emg,omitempty"`
 }
 
 // Results are the estimates of every alternative.
@@ -116,6 +121,9 @@ func (r *Rollout) Results() []Result {
 		res := Result{Name: a.Name, Trials: a.Trials}
 		if a.Fixed != nil {
 			res.Cubeful = &Estimate{Mean: *a.Fixed}
+			if lose, win, ok := r.singleGame(a); ok {
+				res.CubefulEMG = &Estimate{Mean: 2*(*a.Fixed-lose)/(win-lose) - 1}
+			}
 			out[i] = res
 			continue
 		}
@@ -137,10 +145,36 @@ func (r *Rollout) Results() []Result {
 		if r.Settings.Cubeful {
 			c := est(outCubeful)
 			res.Cubeful = &c
+			if lose, win, ok := r.singleGame(a); ok {
+				e := Estimate{Mean: 2*(c.Mean-lose)/(win-lose) - 1, StdErr: 2 * c.StdErr / (win - lose)}
+				res.CubefulEMG = &e
+			}
 		}
 		out[i] = res
 	}
 	return out
+}
+
+// singleGame is, in match play, the match winning chances of the
+// alternative's player after losing and after winning a single game at the
+// decision's cube; ok is false in money play.
+func (r *Rollout) singleGame(a *Alternative) (lose, win float64, ok bool) {
+	s, err := gnubgid.DecodeState(a.PositionID, a.MatchID, r.Rules)
+	if err != nil || s.Money() {
+		return 0, 0, false
+	}
+	met, err := bgbot.DefaultMET()
+	if err != nil {
+		return 0, 0, false
+	}
+	root := s.Move
+	if a.Invert {
+		root = 1 - root
+	}
+	me, opp := need(s, root)
+	pc := postCrawford(s)
+	lose, win = met.Win(me, opp-a.BaseCube, pc), met.Win(me-a.BaseCube, opp, pc)
+	return lose, win, win > lose
 }
 
 // Trials is the fewest trials any rolled-out alternative has had.
