@@ -618,7 +618,7 @@ func (s *Server) whoLocked(c *client, raw bool) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	c.send("  name                    rating   exp   idle  playing with")
+	c.send(fmt.Sprintf("  %-20s %9s %5s %6s  %s", "name", "rating", "exp", "idle", "playing with"))
 	for _, n := range names {
 		u := s.users[n]
 		flag := "-"
