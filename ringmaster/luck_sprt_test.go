@@ -90,7 +90,7 @@ func TestLuckAdjustedSPRT(t *testing.T) {
 	}
 	defer db.Close()
 	rows, err := db.Query(`SELECT g.number, g.player_a, s.value_a, s.value_b FROM games g
-		JOIN analysis_stats s ON s.game_id = g.game_id AND s.plies = 0 AND s.name = 'luck_adjusted_points'
+		JOIN analysis_stats s ON s.game_id = g.game_id AND s.judge_spec = 'bgbot:0' AND s.name = 'luck_adjusted_points'
 		WHERE g.winner IS NOT NULL AND g.winner != ''`)
 	if err != nil {
 		t.Fatal(err)

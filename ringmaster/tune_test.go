@@ -477,7 +477,7 @@ r_end = 0.2
 	defer db.Close()
 	rows, err := db.Query(`SELECT t.game_id, t.score, CASE WHEN g.player_a = 'net' THEN s.value_b ELSE s.value_a END
 		FROM tuner_games t JOIN games g ON g.game_id = t.game_id
-		JOIN analysis_stats s ON s.game_id = t.game_id AND s.plies = 0 AND s.name = 'luck_adjusted_points'
+		JOIN analysis_stats s ON s.game_id = t.game_id AND s.judge_spec = 'bgbot:0' AND s.name = 'luck_adjusted_points'
 		WHERE g.ending IN ('normal', 'resignation')`)
 	if err != nil {
 		t.Fatal(err)

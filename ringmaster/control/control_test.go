@@ -116,7 +116,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad code", pm("[players.\"a b\"] " + marker + "\ncommand = \"x\"\n"), `players."a b": invalid player code "a b": use at most 64 letters, digits and -!$%&*+.:;<=>?^_~`},
 		{"player not table", strings.Replace(pm(""), "[players.a]", "[players]\nc = 3 "+marker+"\n[players.a]", 1), "players.c: must be a table, not an integer"},
 		{"no command", player("cwd = \"/\""), `players.c.command: required for a player of kind "protocol"`},
-		{"unknown kind", player("kind = \"remote\" " + marker), `players.c.kind: unknown player kind "remote" (want "protocol", "builtin" or "gnubg")`},
+		{"unknown kind", player("kind = \"remote\" " + marker), `players.c.kind: unknown player kind "remote" (want "protocol", "builtin", "gnubg" or "agent")`},
 		{"kind not string", player("kind = 1 " + marker), `players.c.kind: must be a string, not an integer`},
 		{"builtin command", player("kind = \"builtin\"\ncommand = \"x\" " + marker), `players.c.command: not allowed for a player of kind "builtin"`},
 		{"builtin cwd", player("kind = \"builtin\"\ncwd = \"x\" " + marker), `players.c.cwd: not allowed for a player of kind "builtin"`},

@@ -19,6 +19,9 @@ const (
 	KindGnubg = "gnubg"
 	// KindBuiltin is our own bot run in-process.
 	KindBuiltin = "builtin"
+	// KindAgent is a program answering in a learning environment's terms
+	// (backgammon: PettingZoo's observations and actions; player/agent).
+	KindAgent = "agent"
 )
 
 // When a player's engine process is restarted (the restart key).
@@ -93,7 +96,7 @@ type playerSetting struct {
 
 func playerSettings() []playerSetting {
 	var anyKind []string
-	processKinds := []string{KindProtocol, KindGnubg}
+	processKinds := []string{KindProtocol, KindGnubg, KindAgent}
 	return []playerSetting{
 		{"command", processKinds, func(l *loader, p keyPath, v any, pl *Player) {
 			pl.Command = l.command(p, v)
@@ -265,12 +268,12 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 		if !ok {
 			return nil
 		}
-		kinds := []string{KindProtocol, KindGnubg, KindBuiltin}
+		kinds := []string{KindProtocol, KindGnubg, KindBuiltin, KindAgent}
 		if l.game != nil {
 			kinds = append([]string{KindProtocol}, l.game.PlayerKinds()...)
 		}
 		if !slices.Contains(kinds, s) {
-			if slices.Contains([]string{KindGnubg, KindBuiltin}, s) {
+			if slices.Contains([]string{KindGnubg, KindBuiltin, KindAgent}, s) {
 				l.errorf(p.Key("kind"), "player kind %q is not offered for game %q (want %s)", s, l.game.Name(), orList(kinds))
 			} else {
 				l.errorf(p.Key("kind"), "unknown player kind %q (want %s)", s, orList(kinds))
@@ -298,8 +301,8 @@ func (l *loader) player(p keyPath, code string, v any) *Player {
 	if pl.Restart != RestartPerGame && (slices.ContainsFunc(pl.Command, hasSeed) || slices.ContainsFunc(pl.StartupCommands, hasSeed)) {
 		l.errorf(p.Key("restart"), "an engine kept between games would keep its first game's {seed}: use restart = %q with {seed}", RestartPerGame)
 	}
-	if pl.Kind == KindProtocol && len(pl.Command) == 0 && t["command"] == nil {
-		l.errorf(p.Key("command"), "required for a player of kind %q", KindProtocol)
+	if (pl.Kind == KindProtocol || pl.Kind == KindAgent) && len(pl.Command) == 0 && t["command"] == nil {
+		l.errorf(p.Key("command"), "required for a player of kind %q", pl.Kind)
 	}
 	if len(l.errs) > errs {
 		return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/player/agent"
 	"github.com/gamemill/gamemill/player/gnubg"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/ringmaster/control"
@@ -36,7 +37,9 @@ func (g *Game) Name() string { return Name }
 
 // PlayerKinds implements control.Game: bgbot built in, and gnubg behind
 // its adapter.
-func (g *Game) PlayerKinds() []string { return []string{control.KindBuiltin, control.KindGnubg} }
+func (g *Game) PlayerKinds() []string {
+	return []string{control.KindBuiltin, control.KindGnubg, control.KindAgent}
+}
 
 // PlayerKeys implements control.Game: backgammon players take no game keys.
 func (g *Game) PlayerKeys() []string { return nil }
@@ -85,6 +88,9 @@ func (g *Game) Launch(ctx context.Context, p *control.Player, spec player.Spec) 
 		// so that a replayed game is played the same way.
 		return gnubg.Launch(ctx, gnubg.Options{Binary: bin, Dir: spec.Dir, Env: spec.Env, Plies: p.Plies, Noise: p.Noise,
 			DeterministicNoise: true, Stderr: spec.Stderr, Timeout: spec.Timeout, Transcript: spec.Transcript})
+	case control.KindAgent:
+		return agent.Launch(ctx, agent.Options{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Stderr: spec.Stderr,
+			Timeout: spec.Timeout, Transcript: spec.Transcript})
 	}
 	return nil, fmt.Errorf("backgammon has no player kind %q", p.Kind)
 }
