@@ -44,6 +44,16 @@ type Job struct {
 	// PairNumber is Number/2 for paired dice: the two games of a pair share
 	// it and their dice seed. It is -1 for independent dice.
 	PairNumber int
+	// DefA and DefB are the full definitions of the players in the two
+	// seats, as text the ringmaster rebuilds a player from (its control
+	// package's canonical JSON): what a worker launches, and what the
+	// store records as having played the game. The scheduler leaves them
+	// empty; the ringmaster fills them when it issues the job, so that a
+	// job is a value that plays the same game wherever it goes.
+	DefA, DefB string
+	// Settings is the canonical text of the settings the game is played
+	// under: its matchup's seed, move limit and game settings.
+	Settings string
 }
 
 // GameID returns the id of game n of a matchup that plays numberOfGames

@@ -197,3 +197,37 @@ func TestGauntletAndKnockoutSurviveSIGKILL(t *testing.T) {
 		})
 	}
 }
+
+// TestKnockoutChecksByePlayers: the top seed of a three-player bracket
+// has a bye, and its engine fails at start-up; the run refuses to start,
+// naming it, rather than playing the first round and failing at the final.
+func TestKnockoutChecksByePlayers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bye.toml")
+	src := `competition_type = "knockout"
+game = "backgammon"
+number_of_games = 2
+competitors = ["top", "b", "c"]
+
+[players.top]
+command = ["sh", "-c", "echo no engine here >&2; exit 3"]
+[players.b]
+kind = "builtin"
+[players.c]
+kind = "builtin"
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rm, err := ringmaster.New(path, games.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var display, errs strings.Builder
+	_, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, Display: &display, Errors: &errs})
+	if err == nil || !strings.Contains(err.Error(), "player top failed startup check") {
+		t.Errorf("run with a broken bye player: %v, want a failed startup check of top", err)
+	}
+	if n := countResults(rm.DBPath()); n != 0 {
+		t.Errorf("%d games played before the check failed", n)
+	}
+}

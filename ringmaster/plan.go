@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gamemill/gamemill/competitions"
 	"github.com/gamemill/gamemill/ringmaster/contest"
@@ -550,4 +551,117 @@ func (r *Ringmaster) tuningJSON(d reportData) (tuner, section any) {
 		cands = []candidateSummary{}
 	}
 	return tn.state.JSONSection(), map[string]any{"games_issued": tn.issued, "candidates": cands}
+}
+
+// jobBinder makes the scheduler's and the proposer's jobs, which name
+// their players by code, into values that carry everything a game needs:
+// both players' full definitions and the game's canonical settings. It
+// keeps the players by definition, so that a worker launches from the
+// job's definitions without decoding the same text twice.
+type jobBinder struct {
+	mu       sync.Mutex
+	players  map[string]*control.Player // by canonical definition
+	defs     map[*control.Player]string // the other way
+	settings map[string]string          // by matchup id
+}
+
+// bind fills a job's definitions and settings: the players its codes
+// name now (a tuner's candidate, or a control-file player) and its
+// matchup's settings. run.mu is held.
+func (run *runner) bind(j competitions.Job) competitions.Job {
+	b := &run.jobs
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.players == nil {
+		b.players, b.defs, b.settings = map[string]*control.Player{}, map[*control.Player]string{}, map[string]string{}
+	}
+	def := func(code string) string {
+		p := run.rm.Comp.Players[code]
+		if run.tuning != nil && run.tuning.players[code] != nil {
+			p = run.tuning.players[code]
+		}
+		if p == nil {
+			return ""
+		}
+		d, ok := b.defs[p]
+		if !ok {
+			d = p.Canonical()
+			b.defs[p] = d
+			b.players[d] = p
+		}
+		return d
+	}
+	j.DefA, j.DefB = def(j.PlayerA), def(j.PlayerB)
+	s, ok := b.settings[j.MatchupID]
+	if m := run.matchups[j.MatchupID]; !ok && m != nil {
+		s = settingsText(run.rm.Comp, m)
+		b.settings[j.MatchupID] = s
+	}
+	j.Settings = s
+	return j
+}
+
+// jobPlayers returns the players a job's definitions define, in seat
+// order: those bind saw, or rebuilt from the text.
+func (run *runner) jobPlayers(j competitions.Job) ([2]*control.Player, error) {
+	b := &run.jobs
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out [2]*control.Player
+	for i, d := range [2]string{j.DefA, j.DefB} {
+		code := [2]string{j.PlayerA, j.PlayerB}[i]
+		if d == "" {
+			return out, fmt.Errorf("game %s: no definition of player %s", j.GameID, code)
+		}
+		p := b.players[d]
+		if p == nil {
+			var err error
+			if p, err = control.PlayerFromCanonical(d); err != nil {
+				return out, fmt.Errorf("game %s: player %s: %w", j.GameID, code, err)
+			}
+			if b.players == nil {
+				b.players = map[string]*control.Player{}
+			}
+			b.players[d] = p
+		}
+		if p.Code != code {
+			return out, fmt.Errorf("game %s: the definition of player %s is %s's", j.GameID, code, p.Code)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+// notePlayerChanges logs, at the start of a run, each control-file
+// player whose definition differs from the one its last recorded game
+// was played with, and which fields changed: the games it plays from now
+// on record the new definition beside the old.
+func (r *Ringmaster) notePlayerChanges(ctx context.Context, st *store.Store, ev *eventLog) error {
+	defs, err := st.Definitions(ctx)
+	if err != nil {
+		return err
+	}
+	last := map[string]store.Definition{}
+	for _, d := range defs {
+		if d.Games == 0 {
+			continue
+		}
+		if old, ok := last[d.Code]; !ok || d.LastStarted > old.LastStarted ||
+			d.LastStarted == old.LastStarted && d.LastGame > old.LastGame {
+			last[d.Code] = d
+		}
+	}
+	for _, code := range slices.Sorted(maps.Keys(r.Comp.Players)) {
+		d, ok := last[code]
+		if !ok {
+			continue
+		}
+		now := r.Comp.Players[code].Canonical()
+		if now == d.Definition {
+			continue
+		}
+		ev.warnf("player %s: its definition changed since its last game (%s): %s; its games from now on record the new definition",
+			code, d.LastGame, strings.Join(control.ChangedKeys(d.Definition, now), ", ")+" differ")
+	}
+	return nil
 }

@@ -298,7 +298,7 @@ func refuseDisputes(sources []ratingSource, nameOf func(code, comp string) strin
 func (t *RatingsTable) scaleNote() string {
 	switch {
 	case t.Matches > 0 && t.Single > 0:
-		return "matches on the FIBS scale, single games on the Elo scale (mixed: treat with care)"
+		return "matches on the FIBS scale, single games on the Elo scale: treat with care"
 	case t.Matches > 0:
 		return "FIBS scale: an N-point match is won with P = 1/(1+10^(-D*sqrt(N)/2000))"
 	}

@@ -27,6 +27,19 @@ type JSONReport struct {
 	Matchups  []JSONMatchup     `json:"matchups"`
 	VoidGames int               `json:"void_game_attempts"`
 	Engines   map[string]string `json:"engines"`
+	// Players lists every definition a player played under, by code and
+	// then in the order they were first recorded.
+	Players []JSONPlayer `json:"players,omitempty"`
+}
+
+// JSONPlayer is one definition a player played under.
+type JSONPlayer struct {
+	Code string `json:"code"`
+	// Definition is the player's full definition as the store keeps it.
+	Definition json.RawMessage `json:"definition"`
+	Games      int             `json:"games"`
+	FirstGame  string          `json:"first_game,omitempty"`
+	LastGame   string          `json:"last_game,omitempty"`
 }
 
 // JSONMatchup is one matchup's results.
@@ -140,6 +153,14 @@ func (r *Ringmaster) jsonReport(d reportData) *JSONReport {
 	}
 	if r.Comp.Proposer != nil {
 		rep.Tuner, rep.Contest = r.tuningJSON(d)
+	}
+	for _, def := range d.defs {
+		p := JSONPlayer{Code: def.Code, Definition: json.RawMessage(def.Definition), Games: def.Games,
+			FirstGame: def.FirstGame, LastGame: def.LastGame}
+		if !json.Valid(p.Definition) {
+			p.Definition, _ = json.Marshal(def.Definition)
+		}
+		rep.Players = append(rep.Players, p)
 	}
 	return rep
 }

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -153,6 +155,8 @@ type reportData struct {
 	luck map[string][2]float64
 	// tunerGames are a tuning competition's games as issued.
 	tunerGames []store.TunerGame
+	// defs are the definitions the players played under.
+	defs []store.Definition
 }
 
 func (r *Ringmaster) loadReportData(ctx context.Context, st *store.Store) (reportData, error) {
@@ -170,6 +174,9 @@ func (r *Ringmaster) loadReportData(ctx context.Context, st *store.Store) (repor
 		return d, err
 	}
 	if d.tunerGames, err = st.TunerGames(ctx); err != nil {
+		return d, err
+	}
+	if d.defs, err = st.Definitions(ctx); err != nil {
 		return d, err
 	}
 	analyses, err := st.Analyses(ctx, r.luckKey())
@@ -221,6 +228,34 @@ func (r *Ringmaster) writeFullReport(w io.Writer, d reportData) {
 	fmt.Fprintln(w)
 	for _, c := range codes {
 		fmt.Fprintf(w, "player %s: %s\n", c, d.engines[c])
+	}
+	writeDefinitionChanges(w, d.defs)
+}
+
+// writeDefinitionChanges says which players played under more than one
+// definition (the control file was edited between runs), with the games
+// of each and what changed; show --json gives the definitions in full.
+func writeDefinitionChanges(w io.Writer, defs []store.Definition) {
+	byCode := map[string][]store.Definition{}
+	for _, d := range defs {
+		if d.Games > 0 {
+			byCode[d.Code] = append(byCode[d.Code], d)
+		}
+	}
+	for _, code := range slices.Sorted(maps.Keys(byCode)) {
+		list := byCode[code]
+		if len(list) < 2 {
+			continue
+		}
+		sort.SliceStable(list, func(i, j int) bool { return list[i].LastStarted < list[j].LastStarted })
+		parts := make([]string, len(list))
+		for i, d := range list {
+			parts[i] = fmt.Sprintf("%s from %s to %s", plural(d.Games, "game"), d.FirstGame, d.LastGame)
+			if i > 0 {
+				parts[i] += " (" + strings.Join(control.ChangedKeys(list[i-1].Definition, d.Definition), ", ") + " changed)"
+			}
+		}
+		fmt.Fprintf(w, "player %s played under %d definitions: %s\n", code, len(list), strings.Join(parts, "; then "))
 	}
 }
 
@@ -275,7 +310,9 @@ func (r *Ringmaster) field(d reportData, stats []*matchupStats) contest.Field {
 		if err != nil {
 			return contest.Ratings{Err: err}
 		}
-		out := contest.Ratings{Heading: fmt.Sprintf("Bradley-Terry ratings (as 'ringmaster ratings': mean 0, 95%% interval, %g virtual draw per player)\n%s",
+		// The heading fits the live view's 80 columns; the fit is
+		// 'ringmaster ratings'' own, with its default prior.
+		out := contest.Ratings{Heading: fmt.Sprintf("Bradley-Terry ratings (mean 0, 95%% interval, %g virtual draw per player)\n%s",
 			DefaultPrior, rt.scaleNote())}
 		for _, p := range rt.Table.Players {
 			out.Players = append(out.Players, contest.Rated{Player: p.Player, Rating: p.Rating, Low: p.Low, High: p.High, Games: int(p.Games)})

@@ -108,6 +108,8 @@ type runner struct {
 	// tuning is the state of a competition whose games a proposer issues
 	// one at a time (a tuner); nil for the others.
 	tuning *tuning
+	// jobs fills each job with its players' definitions as it is issued.
+	jobs jobBinder
 }
 
 // Run plays the competition until every game is played, a stop is
@@ -158,6 +160,9 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	}
 	engines := &engineRegistry{path: r.EnginesPath(), running: map[int]player.Record{}}
 	if err := r.checkConsistency(ctx, st); err != nil {
+		return Stopped, err
+	}
+	if err := r.notePlayerChanges(ctx, st, ev); err != nil {
 		return Stopped, err
 	}
 	if !opts.Quiet {
@@ -331,7 +336,7 @@ func (run *runner) next(ctx context.Context) (competitions.Job, bool) {
 		if ok {
 			run.started++
 			run.active++
-			return job, true
+			return run.bind(job), true
 		}
 		// A competition whose matchups depend on results waits while
 		// games in progress may bring new ones.
@@ -432,8 +437,12 @@ func (run *runner) voidRecords(gameID string, attempt int, records map[string]st
 // returned error means a void attempt; the records hold what was played.
 // voidedBy counts the earlier void attempts at the game by player.
 func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job, m *control.Matchup, voidedBy map[string]int) (map[string]string, error) {
-	err := run.st.MarkRunning(ctx, store.GameStart{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
-		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, RunID: run.runID})
+	defs, err := run.jobPlayers(job)
+	if err != nil {
+		return nil, err
+	}
+	err = run.st.MarkRunning(ctx, store.GameStart{GameID: job.GameID, MatchupID: job.MatchupID, Number: job.Number,
+		PlayerA: job.PlayerA, PlayerB: job.PlayerB, Swapped: job.Swapped, RunID: run.runID, DefA: job.DefA, DefB: job.DefB})
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +459,6 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		defer transcript.Close()
 	}
 	codes := [2]string{job.PlayerA, job.PlayerB}
-	defs := [2]*control.Player{run.player(codes[0]), run.player(codes[1])}
 	var seats [2]referee.Seat
 	var players [2]*gameEngine
 	defer func() {

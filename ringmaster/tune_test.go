@@ -394,6 +394,13 @@ func TestTuneReportsCandidates(t *testing.T) {
 			} `json:"candidates"`
 		} `json:"contest"`
 		Matchups []any `json:"matchups"`
+		Players  []struct {
+			Code       string `json:"code"`
+			Definition struct {
+				Command []string
+			} `json:"definition"`
+			Games int `json:"games"`
+		} `json:"players"`
 	}
 	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
 		t.Fatal(err)
@@ -401,10 +408,22 @@ func TestTuneReportsCandidates(t *testing.T) {
 	if rep.Contest.Issued != 24 || len(rep.Contest.Candidates) != 24 || len(rep.Matchups) != 0 {
 		t.Fatalf("issued %d, %d candidates, %d matchups: want 24, 24, 0", rep.Contest.Issued, len(rep.Contest.Candidates), len(rep.Matchups))
 	}
+	// Each candidate was made for its game; the store keeps the
+	// definition it played with, its x among its arguments.
+	defs := map[string]string{}
+	for _, p := range rep.Players {
+		defs[p.Code] = fmt.Sprintf("%s in %d games", strings.Join(p.Definition.Command[1:], " "), p.Games)
+	}
+	if want := "--opponent in 24 games"; defs["opp"] != want {
+		t.Errorf("the opponent's recorded definition: %q, want %q", defs["opp"], want)
+	}
 	total := 0.0
 	for _, c := range rep.Contest.Candidates {
 		if c.Params["x"] == "" || c.Games != 1 {
 			t.Errorf("candidate %+v: want its x and one game", c)
+		}
+		if want := "--x " + c.Params["x"] + " in 1 games"; defs[c.Name] != want {
+			t.Errorf("candidate %s's recorded definition: %q, want %q", c.Name, defs[c.Name], want)
 		}
 		total += c.Score
 	}

@@ -155,11 +155,49 @@ func (c *Competition) Candidate(name string, values map[string]string) (*Player,
 
 // Canonical is the player's definition as one line of JSON with its keys
 // in a fixed order, so that two definitions compare as text and a stored
-// one says exactly what was played.
+// one says exactly what was played. PlayerFromCanonical rebuilds the
+// player from it.
 func (p *Player) Canonical() string {
 	data, err := json.Marshal(p)
 	if err != nil {
 		return fmt.Sprintf("%+v", *p)
 	}
 	return string(data)
+}
+
+// PlayerFromCanonical rebuilds a player from its canonical definition,
+// as a job or the store carries it.
+func PlayerFromCanonical(def string) (*Player, error) {
+	var p Player
+	dec := json.NewDecoder(strings.NewReader(def))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("player definition %.80q: %w", def, err)
+	}
+	if p.Code == "" || p.Kind == "" {
+		return nil, fmt.Errorf("player definition %.80q: no code or kind", def)
+	}
+	return &p, nil
+}
+
+// ChangedKeys lists the fields in which two canonical definitions of a
+// player differ (Go field names, as the definitions spell them), sorted;
+// nil when they are the same or either is not a definition.
+func ChangedKeys(old, now string) []string {
+	var o, n map[string]json.RawMessage
+	if json.Unmarshal([]byte(old), &o) != nil || json.Unmarshal([]byte(now), &n) != nil {
+		return nil
+	}
+	var keys []string
+	for _, k := range slices.Sorted(maps.Keys(n)) {
+		if string(o[k]) != string(n[k]) {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(o)) {
+		if _, ok := n[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }

@@ -61,6 +61,8 @@ func TestTunerErrorsNameTheKey(t *testing.T) {
 			"parameters[0].move_limit: not allowed here: a game or matchup setting belongs at the top level"},
 		{"seed parameter", `code = "noise"`, `code = "seed" ` + marker, "parameters[0].code: a parameter cannot be coded \"seed\": {seed} is the game's seed"},
 		{"no iterations", "iterations = 10", "", "iterations: required"},
+		{"sprt", "iterations = 10", "iterations = 10\nsprt = { elo0 = 0, elo1 = 30 } " + marker,
+			"sprt: not allowed in a tuning competition: the tuner decides which games to play and when to stop"},
 		{"no candidate", "[candidate]", "[candidate_]", "candidate: required: a player definition whose strings hold {code} placeholders for the parameters"},
 		{"mode", "iterations = 10", "iterations = 10\nmode = \"pairs\" " + marker, `mode: must be "pair" or "opponent", not "pairs"`},
 	}
@@ -208,5 +210,64 @@ func TestRandomCandidateColour(t *testing.T) {
 	}
 	if b := load("random", 5); slices.Equal(a, b) {
 		t.Error("seeds 4 and 5 draw the same seats")
+	}
+}
+
+// TestPlayerFromCanonical: a player rebuilt from its canonical definition
+// (what a job and the store carry) is the player that was defined, every
+// field kept; a changed field is named; a damaged text is refused.
+func TestPlayerFromCanonical(t *testing.T) {
+	src := `competition_type = "playoff"
+game = "backgammon"
+number_of_games = 2
+
+[players.a]
+command = ["./engine", "--depth", "3"]
+cwd = "."
+environ = { LEVEL = "3", SEED = "{seed}" }
+startup_commands = ["set x 1"]
+stderr_limit = 1000
+timeout = 2.5
+gtp_aliases = { genmove = "kgs-genmove" }
+restart = "on_error"
+
+[players.g]
+kind = "gnubg"
+plies = 2
+noise = 0.25
+
+[[matchups]]
+players = ["a", "g"]
+`
+	c, err := parse("t.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for code, p := range c.Players {
+		def := p.Canonical()
+		back, err := control.PlayerFromCanonical(def)
+		if err != nil {
+			t.Fatalf("player %s: %v", code, err)
+		}
+		if got := back.Canonical(); got != def {
+			t.Errorf("player %s rebuilt as\n%s\nwant\n%s", code, got, def)
+		}
+		if back.Timeout != p.Timeout || back.Environ["SEED"] != p.Environ["SEED"] || back.Plies != p.Plies {
+			t.Errorf("player %s rebuilt as %+v, want %+v", code, back, p)
+		}
+	}
+	changed := *c.Players["a"]
+	changed.Command = []string{"./engine", "--depth", "4"}
+	changed.Timeout *= 2
+	if got := control.ChangedKeys(c.Players["a"].Canonical(), changed.Canonical()); !slices.Equal(got, []string{"Command", "Timeout"}) {
+		t.Errorf("changed keys %q, want Command and Timeout", got)
+	}
+	if got := control.ChangedKeys(c.Players["a"].Canonical(), c.Players["a"].Canonical()); got != nil {
+		t.Errorf("changed keys of the same definition: %q", got)
+	}
+	for _, bad := range []string{"", "{", `{"Code":"a"}`, `{"Code":"a","Kind":"protocol","Colour":"red"}`} {
+		if _, err := control.PlayerFromCanonical(bad); err == nil {
+			t.Errorf("definition %q accepted", bad)
+		}
 	}
 }

@@ -24,7 +24,7 @@ import (
 // SchemaVersion is recorded in PRAGMA user_version. Each version's step
 // is in migrations; a database at any older version is brought up to this
 // one in a single transaction when it is opened.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // applicationID marks a SQLite file as a Gamemill competition database
 // (PRAGMA application_id, "GMil"). Version 1 databases predate it.
@@ -38,6 +38,7 @@ var migrations = [SchemaVersion]func(ctx context.Context, tx *sql.Tx) error{
 	3: v3ToV4,
 	4: v4ToV5,
 	5: analysesByJudge,
+	6: addPlayers,
 }
 
 // schemaV1 is the schema Gamemill wrote until the game seam: backgammon
@@ -201,7 +202,8 @@ func firstLine(s string) string {
 // Store is an open competition database. Its methods are safe for
 // concurrent use: database/sql serialises writers through one connection.
 type Store struct {
-	db *sql.DB
+	db   *sql.DB
+	defs definitionCache
 }
 
 // ErrNotOurs means the file at a database path is not a competition
@@ -444,19 +446,31 @@ type GameStart struct {
 	PlayerB   string
 	Swapped   bool
 	RunID     int64
+	// DefA and DefB are the full definitions of the players in seats A
+	// and B (see Definitions); "" records none.
+	DefA, DefB string
 }
 
 // MarkRunning records that a game has started. A game already marked
 // running (from an interrupted run) is restarted in place; a finished game
 // is an error, since it must never be played twice.
 func (s *Store) MarkRunning(ctx context.Context, g GameStart) error {
+	defA, err := s.definitionID(ctx, g.PlayerA, g.DefA)
+	if err != nil {
+		return fmt.Errorf("mark game %s running: %w", g.GameID, err)
+	}
+	defB, err := s.definitionID(ctx, g.PlayerB, g.DefB)
+	if err != nil {
+		return fmt.Errorf("mark game %s running: %w", g.GameID, err)
+	}
 	res, err := s.db.ExecContext(ctx, `
-		INSERT INTO games(game_id, matchup_id, number, player_a, player_b, swapped, status, run_id, started_at)
-		VALUES(?, ?, ?, ?, ?, ?, 'running', ?, ?)
+		INSERT INTO games(game_id, matchup_id, number, player_a, player_b, swapped, status, run_id, started_at, def_a, def_b)
+		VALUES(?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
 		ON CONFLICT(game_id) DO UPDATE SET run_id = excluded.run_id, started_at = excluded.started_at,
-			player_a = excluded.player_a, player_b = excluded.player_b, swapped = excluded.swapped
+			player_a = excluded.player_a, player_b = excluded.player_b, swapped = excluded.swapped,
+			def_a = excluded.def_a, def_b = excluded.def_b
 		WHERE games.status = 'running'`,
-		g.GameID, g.MatchupID, g.Number, g.PlayerA, g.PlayerB, g.Swapped, g.RunID, now())
+		g.GameID, g.MatchupID, g.Number, g.PlayerA, g.PlayerB, g.Swapped, g.RunID, now(), defA, defB)
 	if err != nil {
 		return fmt.Errorf("mark game %s running: %w", g.GameID, err)
 	}

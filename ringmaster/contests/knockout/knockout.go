@@ -39,6 +39,10 @@ func (Type) Load(b contest.Builder) {
 		v.Errorf("a knockout needs 2 to %d competitors, got %d", MaxCompetitors, len(field))
 	}
 	games, alternating := contest.GamesAndSeats(b, "the number of games in each match of the bracket", 1, 1_000_000)
+	if v, ok := b.Get("sprt"); ok {
+		v.Errorf("not allowed in a knockout: a match plays its number_of_games (and any tie-break) in full, " +
+			"since a match stopped early by a sequential test would have no score to settle it")
+	}
 	b.CheckSettings()
 	if b.Errors() > 0 {
 		return

@@ -263,6 +263,9 @@ func (r *reader) finish(tables []contest.Table, codes []string, cfg any) {
 		}
 	}
 	luck := r.bool(b, "luck_adjusted")
+	if v, ok := b.Get("sprt"); ok {
+		v.Errorf("not allowed in a tuning competition: the tuner decides which games to play and when to stop")
+	}
 	b.CheckSettings()
 	candidateOK := b.Candidate("candidate", codes)
 	if b.Errors() > 0 || !candidateOK {
