@@ -19,7 +19,7 @@ type ControllerOptions struct {
 	// Transcript, when set, is called with every line sent (sent == true,
 	// without the line feed) and every line received (sent == false,
 	// including the empty line that ends a response). Calls never overlap,
-	// but received lines are reported from the controller's reader
+	// but received lines may be reported from the controller's reader
 	// goroutine, so the hook must not assume it runs in the caller's.
 	Transcript func(sent bool, line string)
 
@@ -49,7 +49,11 @@ type ControllerOptions struct {
 // [ErrControllerBroken] and the original error. A failure response ("?")
 // leaves it usable.
 //
-// A background goroutine reads the engine's output so that a hanging
+// When the engine's output supports read deadlines (an *os.File pipe), Do
+// reads the response itself, in the caller's goroutine, under a deadline
+// that the timeout sets and that a cancelled context or Close moves to
+// now: a round trip then wakes no other goroutine. Over any other reader
+// a background goroutine reads the engine's output so that a hanging
 // engine never blocks Do beyond its timeout or context. That goroutine ends
 // when the reader returns an error (close the engine's output to release
 // it) or, after [Controller.Close] or a fatal error, when it next delivers
@@ -58,6 +62,17 @@ type Controller struct {
 	r    io.Reader
 	w    io.Writer
 	opts ControllerOptions
+
+	// direct, when set, is r read in Do's goroutine through br (decided
+	// at the first Do); limits bounds each response.
+	direct        readDeadliner
+	directChecked bool
+	br            *bufio.Reader
+	limits        responseLimits
+	onLine        func(string)
+	rawW          io.Writer      // w written without the file's system-call path; nil when not direct
+	reading       atomic.Bool    // Do is reading from direct
+	cancelled     sync.WaitGroup // a direct Do's context watcher
 
 	closed atomic.Bool // set by Close
 
@@ -87,14 +102,43 @@ func NewController(r io.Reader, w io.Writer, opts ControllerOptions) *Controller
 	if opts.MaxLineLength <= 0 {
 		opts.MaxLineLength = DefaultMaxLineLength
 	}
-	return &Controller{
+	c := &Controller{
 		r:       r,
 		w:       w,
 		opts:    opts,
 		nextID:  1,
 		results: make(chan readResult, 1),
 		stop:    make(chan struct{}),
+		limits:  responseLimits{line: opts.MaxLineLength, lines: opts.MaxResponseLines, bytes: opts.MaxResponseBytes},
 	}
+	if opts.Transcript != nil {
+		c.onLine = func(line string) { c.log(false, line) }
+	}
+	return c
+}
+
+// readDeadliner is a reader whose reads a deadline can end (an *os.File
+// pipe).
+type readDeadliner interface {
+	io.Reader
+	SetReadDeadline(t time.Time) error
+}
+
+// useDirect decides, at the first Do, whether responses are read in Do's
+// goroutine: r must take a read deadline (a pipe does; a regular file or
+// a terminal may not). c.mu must be held.
+func (c *Controller) useDirect() bool {
+	if !c.directChecked {
+		c.directChecked = true
+		if rd, ok := c.r.(readDeadliner); ok && rd.SetReadDeadline(time.Time{}) == nil {
+			c.direct = rd
+			c.br = bufio.NewReaderSize(rawPipeOf(rd).(io.Reader), 64<<10)
+			if _, ok := c.w.(writeDeadliner); ok {
+				c.rawW = rawPipeOf(c.w).(io.Writer)
+			}
+		}
+	}
+	return c.direct != nil
 }
 
 // Err returns the error that made the controller unusable, or nil.
@@ -117,6 +161,9 @@ func (c *Controller) Close() {
 	c.closed.Store(true)
 	if w := c.writing.Load(); w != nil {
 		(*w).SetWriteDeadline(time.Unix(1, 0)) // ends a blocked write
+	}
+	if c.reading.Load() {
+		c.direct.SetReadDeadline(time.Unix(1, 0)) // ends a blocked read
 	}
 	c.stopOnce.Do(func() { close(c.stop) })
 }
@@ -188,6 +235,9 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("gtp command %q not sent: %w", command, err)
 	}
+	if c.useDirect() {
+		return c.doDirect(ctx, timeout, command, args)
+	}
 	if !c.started {
 		c.started = true
 		go c.readLoop()
@@ -203,20 +253,7 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 	default:
 	}
 
-	var b strings.Builder
-	id := uint64(0)
-	if c.opts.SendIDs {
-		id = c.nextID
-		c.nextID++
-		b.WriteString(strconv.FormatUint(id, 10))
-		b.WriteByte(' ')
-	}
-	b.WriteString(command)
-	for _, a := range args {
-		b.WriteByte(' ')
-		b.WriteString(a)
-	}
-	line := b.String()
+	line, id := c.commandLine(command, args)
 
 	var expired <-chan time.Time
 	if timeout > 0 {
@@ -227,7 +264,7 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 
 	c.log(true, line)
 	if dw, ok := c.w.(writeDeadliner); ok {
-		if err := c.writeWithDeadline(ctx, dw, timeout, command, line); err != nil {
+		if err := c.writeWithDeadline(ctx, ctx, dw, timeout, command, line); err != nil {
 			return "", err
 		}
 	} else if err := c.writeAsync(ctx, expired, timeout, command, line); err != nil {
@@ -248,7 +285,31 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 	if res.err != nil {
 		return "", c.fail(c.contextualise(command, res.err))
 	}
-	resp := res.resp
+	return c.answer(command, id, res.resp)
+}
+
+// commandLine formats command and args as one line, numbered when the
+// controller sends ids, and returns it with its id.
+func (c *Controller) commandLine(command string, args []string) (string, uint64) {
+	var b strings.Builder
+	id := uint64(0)
+	if c.opts.SendIDs {
+		id = c.nextID
+		c.nextID++
+		b.WriteString(strconv.FormatUint(id, 10))
+		b.WriteByte(' ')
+	}
+	b.WriteString(command)
+	for _, a := range args {
+		b.WriteByte(' ')
+		b.WriteString(a)
+	}
+	return b.String(), id
+}
+
+// answer checks resp's id against the command's and returns its text,
+// or the failure it reports.
+func (c *Controller) answer(command string, id uint64, resp Response) (string, error) {
 	switch {
 	case c.opts.SendIDs && resp.HasID && resp.ID != id:
 		return "", c.fail(&ProtocolError{Command: command, Reason: fmt.Sprintf("response id %d does not match command id %d", resp.ID, id)})
@@ -261,6 +322,68 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 	return resp.Text, nil
 }
 
+// doDirect is Do over a reader with deadlines: it writes the command and
+// reads the response in the calling goroutine. c.mu must be held.
+func (c *Controller) doDirect(ctx context.Context, timeout time.Duration, command string, args []string) (string, error) {
+	// Anything already read was not asked for.
+	if c.br.Buffered() > 0 {
+		return "", c.fail(&ProtocolError{Command: command, Reason: "unsolicited response before command was sent"})
+	}
+	line, id := c.commandLine(command, args)
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	if err := c.direct.SetReadDeadline(deadline); err != nil {
+		return "", c.fail(fmt.Errorf("gtp command %q: reading: %w (%w)", command, ErrEngineExited, err))
+	}
+	c.reading.Store(true)
+	defer c.reading.Store(false)
+	if ctx.Done() != nil {
+		// A cancelled ctx ends the write or the read; its function is
+		// waited for, so that it never moves the next command's deadline.
+		c.cancelled.Add(1)
+		stop := context.AfterFunc(ctx, func() {
+			defer c.cancelled.Done()
+			if w := c.writing.Load(); w != nil {
+				(*w).SetWriteDeadline(time.Unix(1, 0))
+			}
+			c.direct.SetReadDeadline(time.Unix(1, 0))
+		})
+		defer func() {
+			if stop() {
+				c.cancelled.Done()
+			}
+			c.cancelled.Wait()
+		}()
+	}
+
+	c.log(true, line)
+	if dw, ok := c.w.(writeDeadliner); ok {
+		if err := c.writeWithDeadline(context.Background(), ctx, dw, timeout, command, line); err != nil {
+			return "", err
+		}
+	} else if err := c.writeAsync(ctx, nil, timeout, command, line); err != nil {
+		return "", err
+	}
+	if c.closed.Load() {
+		return "", c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
+	}
+	resp, err := readResponse(c.br, c.limits, c.onLine)
+	if err != nil {
+		switch {
+		case c.closed.Load():
+			return "", c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
+		case ctx.Err() != nil:
+			return "", c.fail(ctxError(ctx, command))
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return "", c.fail(fmt.Errorf("gtp command %q: no response within %v: %w", command, timeout, ErrTimeout))
+		}
+		return "", c.fail(c.contextualise(command, err))
+	}
+	return c.answer(command, id, resp)
+}
+
 // writeDeadliner is a writer whose writes a deadline can end (an
 // *os.File pipe).
 type writeDeadliner interface {
@@ -270,8 +393,9 @@ type writeDeadliner interface {
 
 // writeWithDeadline writes line in the calling goroutine, the deadline
 // bounding a write that blocks (an engine that stopped reading its input).
-// A cancelled ctx or a Close moves the deadline to now.
-func (c *Controller) writeWithDeadline(ctx context.Context, w writeDeadliner, timeout time.Duration, command, line string) error {
+// A Close moves the deadline to now, and so does a cancelled watch (ctx,
+// or context.Background() where the caller watches ctx itself).
+func (c *Controller) writeWithDeadline(watch, ctx context.Context, w writeDeadliner, timeout time.Duration, command, line string) error {
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
@@ -279,8 +403,8 @@ func (c *Controller) writeWithDeadline(ctx context.Context, w writeDeadliner, ti
 	if err := w.SetWriteDeadline(deadline); err != nil {
 		return c.writeAsync(ctx, nil, timeout, command, line)
 	}
-	if ctx.Done() != nil {
-		stop := context.AfterFunc(ctx, func() { w.SetWriteDeadline(time.Unix(1, 0)) })
+	if watch.Done() != nil {
+		stop := context.AfterFunc(watch, func() { w.SetWriteDeadline(time.Unix(1, 0)) })
 		defer stop()
 	}
 	c.writing.Store(&w)
@@ -291,7 +415,12 @@ func (c *Controller) writeWithDeadline(ctx context.Context, w writeDeadliner, ti
 	buf := append(c.line[:0], line...)
 	buf = append(buf, '\n')
 	c.line = buf
-	_, err := w.Write(buf)
+	var err error
+	if c.rawW != nil {
+		_, err = c.rawW.Write(buf)
+	} else {
+		_, err = w.Write(buf)
+	}
 	switch {
 	case err == nil:
 		return nil
