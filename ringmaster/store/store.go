@@ -236,26 +236,73 @@ const (
 // with the reason (the directory is not writable, and so on). Nothing is
 // deleted or overwritten on the way.
 func Open(ctx context.Context, path string) (*Store, error) {
-	if fi, err := os.Stat(path); err == nil && fi.Size() == 0 {
+	fi, err := os.Stat(path)
+	if err == nil && fi.Size() == 0 {
 		// SQLite would take an empty file for a new database; a file we
-		// create is never left empty, so this one is someone else's.
+		// create is never left empty (see create), so this one is
+		// someone else's.
 		return nil, fmt.Errorf("open %s: %w (the file is empty)", path, ErrNotOurs)
 	}
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+	if errors.Is(err, os.ErrNotExist) {
+		if err := create(ctx, path); err != nil {
+			return nil, err
+		}
+	}
+	return open(ctx, path, path)
+}
+
+// create makes a new database at path whole or not at all: it is built
+// under a temporary name beside path and linked into place, so that a
+// process killed while creating it leaves no empty or half-made file at
+// path, which every later open would refuse. A database another process
+// put at path meanwhile is kept.
+func create(ctx context.Context, path string) error {
+	tmp := fmt.Sprintf("%s.new-%d", path, os.Getpid())
+	removeDatabase(tmp) // left by a process of the same id that was killed
+	defer removeDatabase(tmp)
+	s, err := open(ctx, tmp, path)
+	if err != nil {
+		return err
+	}
+	if err := s.Close(); err != nil { // checkpoints the WAL into the file
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
+		// A file system without hard links: a rename is as whole.
+		if _, serr := os.Stat(path); !errors.Is(serr, os.ErrNotExist) {
+			return nil
+		}
+		if rerr := os.Rename(tmp, path); rerr != nil {
+			return fmt.Errorf("create %s: %w", path, rerr)
+		}
+	}
+	return nil
+}
+
+// removeDatabase removes a database file with its -wal and -shm files.
+func removeDatabase(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix)
+	}
+}
+
+// open opens the database in file, naming it name in errors.
+func open(ctx context.Context, file, name string) (*Store, error) {
+	dsn := "file:" + file + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	// One connection: SQLite allows one writer, and this keeps writes ordered.
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db}
-	if err := s.check(ctx, path); err != nil {
+	if err := s.check(ctx, file, name); err != nil {
 		db.Close()
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open %s: %w", path, explain(path, err))
+		return nil, fmt.Errorf("open %s: %w", name, explain(file, err))
 	}
 	return s, nil
 }
@@ -264,31 +311,31 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // quick_check, which reads every page: a database with damaged pages
 // (an index among them) is refused before anything is read from it or
 // written to it.
-func (s *Store) check(ctx context.Context, path string) error {
+func (s *Store) check(ctx context.Context, file, name string) error {
 	var version int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("open %s: %w", path, explain(path, err))
+		return fmt.Errorf("open %s: %w", name, explain(file, err))
 	}
 	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check(20)")
 	if err != nil {
-		return fmt.Errorf("open %s: %w", path, explain(path, err))
+		return fmt.Errorf("open %s: %w", name, explain(file, err))
 	}
 	defer rows.Close()
 	var problems []string
 	for rows.Next() {
 		var line string
 		if err := rows.Scan(&line); err != nil {
-			return fmt.Errorf("open %s: %w", path, explain(path, err))
+			return fmt.Errorf("open %s: %w", name, explain(file, err))
 		}
 		if line != "ok" {
 			problems = append(problems, line)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("open %s: %w", path, explain(path, err))
+		return fmt.Errorf("open %s: %w", name, explain(file, err))
 	}
 	if len(problems) > 0 {
-		return damaged(path, "quick_check: "+strings.Join(problems, "; "))
+		return damaged(name, "quick_check: "+strings.Join(problems, "; "))
 	}
 	return nil
 }
