@@ -67,29 +67,11 @@ func openUp(t *testing.T, dir string) {
 	}
 }
 
-// lockedLog collects a process's log lines for failure messages.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // fibsdProcess is fibsd serving on a loopback port in a process of its own.
 type fibsdProcess struct {
 	cmd  *exec.Cmd
 	addr string
-	logs *lockedLog
+	logs *servertest.Log
 	done chan struct{} // closed when the process has exited
 }
 
@@ -103,7 +85,7 @@ func startFibsd(t *testing.T, bin string, args ...string) *fibsdProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &fibsdProcess{cmd: cmd, logs: &lockedLog{}, done: make(chan struct{})}
+	p := &fibsdProcess{cmd: cmd, logs: &servertest.Log{}, done: make(chan struct{})}
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)

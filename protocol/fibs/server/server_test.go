@@ -26,24 +26,7 @@ type testServer struct {
 	ctx     context.Context
 	addr    string
 	records string
-	logs    *syncBuf
-}
-
-type syncBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuf) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+	logs    *servertest.Log
 }
 
 // startServer runs a server on a loopback port with users a, b and c
@@ -69,7 +52,7 @@ func startServer(t *testing.T, cfg Config) *testServer {
 		var dmu sync.Mutex
 		cfg.Dice = func() int { dmu.Lock(); defer dmu.Unlock(); return rng.IntN(6) + 1 }
 	}
-	logs := &syncBuf{}
+	logs := &servertest.Log{}
 	srv := New(cfg, st, log.New(logs, "", 0))
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
