@@ -9,8 +9,8 @@ type Standing struct {
 	Experience int // the sum of the lengths of the rated matches finished
 }
 
-// NewStanding is a new account's standing.
-var NewStanding = Standing{Rating: 1500}
+// InitialRating is every new account's rating (its experience is 0).
+const InitialRating = 1500.0
 
 // UpsetChance is the FIBS formula's chance that the lower-rated of two
 // players, D rating points apart, wins an n-point match:

@@ -97,7 +97,7 @@ func TestRatingsAfterMatchFollowFIBSFormula(t *testing.T) {
 // Worked figures from the formula's description: two new players of
 // equal rating in a 1-point match move by 4*5*1*0.5 = 10 points.
 func TestRateNewPlayersOnePoint(t *testing.T) {
-	w, l := Rate(NewStanding, NewStanding, 1)
+	w, l := Rate(Standing{Rating: InitialRating}, Standing{Rating: InitialRating}, 1)
 	if w != (Standing{Rating: 1510, Experience: 1}) || l != (Standing{Rating: 1490, Experience: 1}) {
 		t.Fatalf("Rate(new, new, 1) = %+v, %+v; want 1510/1 and 1490/1", w, l)
 	}
@@ -128,13 +128,13 @@ func TestRatingColumnsAddedAndUnlimitedUnrated(t *testing.T) {
 		t.Fatalf("reopen a database without rating columns: %v", err)
 	}
 	defer st.Close()
-	if got, err := st.Standing("a"); err != nil || got != NewStanding {
+	if got, err := st.Standing("a"); err != nil || got != Standing{Rating: InitialRating} {
 		t.Fatalf("standing after the columns were added: %+v, %v", got, err)
 	}
 	if _, err := st.finishMatch("a", "b", 0, [2]int{3, 1}, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := st.Standing("a"); got != NewStanding {
+	if got, _ := st.Standing("a"); got != Standing{Rating: InitialRating} {
 		t.Fatalf("an unlimited match changed a's standing to %+v", got)
 	}
 }

@@ -355,7 +355,7 @@ func (s *Store) Standing(name string) (Standing, error) {
 	var st Standing
 	err := s.db.QueryRow(`SELECT rating, experience FROM users WHERE name = ?`, name).Scan(&st.Rating, &st.Experience)
 	if err != nil {
-		return NewStanding, fmt.Errorf("standing of %s: %w", name, err)
+		return Standing{Rating: InitialRating}, fmt.Errorf("standing of %s: %w", name, err)
 	}
 	return st, nil
 }
