@@ -128,13 +128,13 @@ func TestRatingColumnsAddedAndUnlimitedUnrated(t *testing.T) {
 		t.Fatalf("reopen a database without rating columns: %v", err)
 	}
 	defer st.Close()
-	if got, err := st.Standing("a"); err != nil || got != Standing{Rating: InitialRating} {
+	if got, err := st.Standing("a"); err != nil || got != (Standing{Rating: InitialRating}) {
 		t.Fatalf("standing after the columns were added: %+v, %v", got, err)
 	}
 	if _, err := st.finishMatch("a", "b", 0, [2]int{3, 1}, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := st.Standing("a"); got != Standing{Rating: InitialRating} {
+	if got, _ := st.Standing("a"); got != (Standing{Rating: InitialRating}) {
 		t.Fatalf("an unlimited match changed a's standing to %+v", got)
 	}
 }
