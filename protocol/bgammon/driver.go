@@ -184,11 +184,15 @@ func (d *Driver) session(ctx context.Context, c *Client) error {
 			return ctx.Err()
 		case <-tick.C:
 			if d.m != nil && !d.m.present && time.Now().After(seekAt) {
+				if d.m.rec == nil {
+					// No opponent had come: nothing was played.
+					d.opt.Logf("match %d, never begun, is gone after the reconnection", d.m.id)
+					d.m = nil
+					continue
+				}
 				// The match was lost while away: the server did not rejoin it.
 				d.opt.Logf("match with %s not rejoined after the reconnection; counted as abandoned", d.m.opp)
-				if d.m.rec != nil {
-					d.m.rec.fail("the server did not rejoin the match")
-				}
+				d.m.rec.fail("the server did not rejoin the match")
 				if err := d.finish(c, "abandoned"); err != nil {
 					return err
 				}
@@ -309,8 +313,8 @@ func (d *Driver) session(ctx context.Context, c *Client) error {
 // for a decision.
 func (d *Driver) board(ctx context.Context, c *Client, st *GameState) error {
 	m := d.m
-	if st.Variant != 0 {
-		d.opt.Logf("match %d is not standard backgammon (variant %d); leaving", m.id, st.Variant)
+	if st.Variant != 0 || st.Spectating {
+		d.opt.Logf("match %d: variant %d, spectating %v; leaving", m.id, st.Variant, st.Spectating)
 		d.m = nil
 		return c.Send(CmdLeave)
 	}
