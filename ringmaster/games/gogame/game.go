@@ -46,7 +46,16 @@ func settingsOf(m *control.Matchup) *Settings { return m.Settings.(*Settings) }
 
 // Referee makes the referee of a matchup's games.
 func (g *Game) Referee(m *control.Matchup, logf func(format string, args ...any)) (referee.Referee, error) {
-	return &Referee{Settings: *settingsOf(m), MoveLimit: m.MoveLimit, Log: logf}, nil
+	s := *settingsOf(m)
+	if s.OpeningsPath != "" {
+		// Loaded by Check; a matchup made after loading (from unchecked
+		// settings) reads them here, into its own copy.
+		s.loadOpenings()
+		if s.openingsError != nil {
+			return nil, fmt.Errorf("openings: %w", s.openingsError)
+		}
+	}
+	return &Referee{Settings: s, MoveLimit: m.MoveLimit, Log: logf}, nil
 }
 
 // CheckPlayer is Go's part of a player's startup check, as gomill's: the
