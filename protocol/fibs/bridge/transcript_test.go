@@ -63,7 +63,10 @@ type fakeFIBS struct {
 	// aliceResigns, when set, is asked at each of alice's turns whether
 	// she offers a resignation.
 	aliceResigns func(st *bg.State) bool
-	safe         bool     // alice plays her safest move, not her first
+	// aliceDoubles, when set, is asked at each of alice's turns whether
+	// she doubles.
+	aliceDoubles func(st *bg.State) bool
+	safe         bool // alice plays her safest move, not her first
 	resigned     []string // what the bridge answered alice's offers
 	botResigned  string   // the bridge's resignation command, if any
 }
@@ -196,6 +199,21 @@ func (f *fakeFIBS) turn() bool {
 				f.say("You reject. The game continues.")
 			default:
 				f.t.Fatalf("the bridge answered alice's resignation with %q", cmd)
+			}
+		}
+		if f.aliceDoubles != nil && st.CanDouble() && f.aliceDoubles(st) {
+			f.must(f.rb.Double(1))
+			f.say("alice doubles. Type 'accept' or 'reject'.")
+			switch cmd := f.command(); cmd {
+			case "accept":
+				f.must(f.rb.Take(0))
+				f.say(fmt.Sprintf("You accept the double. The cube shows %d.", st.CubeValue))
+			case "reject":
+				f.must(f.rb.Drop(0))
+				f.say(fmt.Sprintf("You give up. alice wins %d point.", st.Points))
+				return true
+			default:
+				f.t.Fatalf("the bridge answered alice's double with %q", cmd)
 			}
 		}
 		d := f.roll(1)
@@ -428,6 +446,12 @@ func TestTranscriptMessageOrders(t *testing.T) {
 		{"BaldLies forms", func(f *fakeFIBS) { f.baldLies = true }},
 		{"move lines lost", func(f *fakeFIBS) { f.dropMoves = true }},
 		{"no match line", func(f *fakeFIBS) { f.noMatchLine, f.firstMoveFirst = true, true }},
+		// alice doubles at her third turn of each game, her move before
+		// still a note.
+		{"doubles", func(f *fakeFIBS) {
+			f.firstMoveFirst, f.glue = true, true
+			f.aliceDoubles = func(st *bg.State) bool { return st.Plies >= 4 }
+		}},
 		// No board between alice's move and the bot's prompt: the move's
 		// own steps give its direction.
 		{"prompt before board", func(f *fakeFIBS) { f.promptFirst, f.firstMoveFirst = true, true }},
@@ -441,6 +465,9 @@ func TestTranscriptMessageOrders(t *testing.T) {
 				t.Fatal("cut")
 			}
 			finished(t, f, b, done)
+			if f.aliceDoubles != nil && !hasAction(f.rb.Match(), record.Double) {
+				t.Error("alice never doubled")
+			}
 		})
 	}
 }
@@ -460,6 +487,17 @@ func TestTranscriptResumeOpponentOnRoll(t *testing.T) {
 		t.Fatal("the bridge did not resume the match")
 	}
 	finished(t, f, b, done)
+}
+
+func hasAction(m *record.Match, k record.Kind) bool {
+	for _, g := range m.Games {
+		for _, a := range g.Actions {
+			if a.Kind == k {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fixedDice rolls the same for each player every time: the opening
