@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,6 +25,7 @@ import (
 	"github.com/gamemill/gamemill/internal/buildtest"
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/protocol/fibs"
+	"github.com/gamemill/gamemill/protocol/fibs/bridge"
 )
 
 var fibsdBin, bridgeBin string
@@ -121,18 +123,43 @@ func waitUntil(t *testing.T, d time.Duration, ok func() bool) {
 
 // bridgeProc is a running fibsbridge driving bgbot in-process.
 type bridgeProc struct {
-	cmd  *exec.Cmd
-	log  *lockedBuf
-	dir  string
-	done chan error
+	cmd *exec.Cmd
+	log *lockedBuf
+	dir string
+	cwd string // its working directory
+	// state is its state file, in the default state directory.
+	state string
+	done  chan error
+}
+
+// cwdEmpty fails the test when the bridge wrote in its working directory.
+func (b *bridgeProc) cwdEmpty(t *testing.T) {
+	t.Helper()
+	if ents, err := os.ReadDir(b.cwd); err != nil || len(ents) != 0 {
+		t.Fatalf("the bridge's working directory holds %v (%v), want nothing", ents, err)
+	}
 }
 
 func startBridge(t *testing.T, f *fibsd, server, user string, args ...string) *bridgeProc {
 	t.Helper()
 	dir := filepath.Join(f.dir, "bridge-"+user)
-	all := append([]string{"--server", server, "--user", user, "--password-file", filepath.Join(f.dir, user+".pw"),
-		"--records", dir, "--max-backoff", "1s", "--builtin", "--level heuristic"}, args...)
+	all := []string{"--server", server, "--user", user, "--password-file", filepath.Join(f.dir, user+".pw"),
+		"--records", dir, "--max-backoff", "1s"}
+	if !slices.Contains(args, "--gnubg") {
+		all = append(all, "--builtin", "--level heuristic")
+	}
+	all = append(all, args...)
 	b := &bridgeProc{cmd: exec.Command(bridgeBin, all...), log: &lockedBuf{}, dir: dir, done: make(chan error, 1)}
+	// The state goes to the default state directory, never to the
+	// working directory, which the tests check stays empty.
+	b.cwd = filepath.Join(f.dir, "cwd-"+user)
+	if err := os.MkdirAll(b.cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stateHome := filepath.Join(f.dir, "state-home")
+	b.state = bridge.StatePath(filepath.Join(stateHome, "gamemill", "fibsbridge"), server, user)
+	b.cmd.Dir = b.cwd
+	b.cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+stateHome)
 	b.cmd.Stderr = b.log
 	if err := b.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -244,9 +271,23 @@ func TestTwoBridgesPlayAFivePointMatch(t *testing.T) {
 				if strings.Contains(b.log.String(), "pw-bot") {
 					t.Errorf("a bridge logged its password")
 				}
+				b.cwdEmpty(t)
 			}
 		})
 	}
+}
+
+// gnubg plays on the bridge (--gnubg PLIES) against a bgbot bridge: a
+// whole match, recorded alike by the server and both bridges.
+func TestGnubgOnTheBridge(t *testing.T) {
+	peertest.Gnubg(t) // skips without gnubg; the bridge finds it on PATH or in /usr/games
+	f := startFibsd(t, "gnubg", "bot")
+	g := startBridge(t, f, f.tcp, "gnubg", "--accept", "all", "--matches", "1", "--gnubg", "0")
+	b := startBridge(t, f, f.tcp, "bot", "--invite", "gnubg:3", "--matches", "1")
+	b.wait(t, 2*time.Minute)
+	g.wait(t, 30*time.Second)
+	sameMatch(t, f, "bot", "gnubg", 3)
+	g.cwdEmpty(t)
 }
 
 // cutProxy forwards TCP to the server and cuts the first connection after
@@ -326,7 +367,7 @@ func TestBridgeKilledAndRestarted(t *testing.T) {
 	f := startFibsd(t, "bot1", "bot2")
 	b1 := startBridge(t, f, f.tcp, "bot1", "--accept", "all", "--matches", "1")
 	b2 := startBridge(t, f, f.tcp, "bot2", "--invite", "bot1:7", "--matches", "1")
-	state := filepath.Join(b2.dir, ".fibsbridge-bot2.json")
+	state := b2.state
 	waitUntil(t, time.Minute, func() bool {
 		data, err := os.ReadFile(state)
 		return err == nil && bytes.Count(data, []byte(`"Kind"`)) > 20

@@ -17,6 +17,7 @@ import (
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/fibs"
+	"github.com/gamemill/gamemill/protocol/fibs/bridge"
 )
 
 // TestLoad puts 200 connections on one fibsd: 100 idle logged-in users
@@ -58,7 +59,7 @@ func TestLoad(t *testing.T) {
 	for i := 0; i < pairs; i++ {
 		for side := 0; side < 2; side++ {
 			user := fmt.Sprintf("p%d%c", i, "ab"[side])
-			o := options{Server: f.tcp, User: user, Password: "pw", Client: "load", Accept: []string{"all"},
+			o := bridge.Options{Server: f.tcp, User: user, Password: "pw", Client: "load", Accept: []string{"all"},
 				Matches: 1, Records: filepath.Join(dir, user), StateFile: filepath.Join(dir, user+".json"), MaxBackoff: time.Second}
 			if side == 1 {
 				o.Invite, o.InviteLen = fmt.Sprintf("p%da", i), length
@@ -69,11 +70,11 @@ func TestLoad(t *testing.T) {
 			}
 			pl := player.NewInProcess(srv)
 			defer pl.Close()
-			b := &bridge{opt: o, engine: &engineSeat{c: bgcmd.NewClient(pl)}, log: log.New(io.Discard, "", 0)}
+			b := bridge.New(o, bgcmd.NewClient(pl), log.New(io.Discard, "", 0))
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := b.run(ctx); err != nil {
+				if err := b.Run(ctx); err != nil {
 					errs <- fmt.Errorf("%s: %w", user, err)
 				}
 			}()

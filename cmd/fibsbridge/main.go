@@ -3,14 +3,11 @@
 //
 //	fibsbridge --server tcp://HOST:PORT|ws://HOST:PORT/PATH --user NAME --password-file FILE \
 //	    [--accept all|NAME,...] [--max-length N] [--unlimited] [--invite NAME:LENGTH] [--matches N] \
-//	    [--records DIR] [--state FILE] (--builtin "ARGS" | -- ENGINE [ARGS...])
+//	    [--records DIR] [--state-dir DIR] (--builtin "ARGS" | --gnubg PLIES | -- ENGINE [ARGS...])
 //
-// It logs in, sets the toggles and boardstyle a bot needs, accepts
-// invitations by policy or invites, plays every decision through the
-// engine (each move checked against the rules before it is sent), writes
-// a .mat record of each match, and reconnects with backoff after a lost
-// connection, resuming the saved match. SIGINT logs out and leaves the
-// match saved on the server. The password is never logged.
+// The bridge itself is package protocol/fibs/bridge; this command reads
+// the flags, starts the engine and runs it. SIGINT logs out and leaves
+// the match saved on the server. The password is never logged.
 package main
 
 import (
@@ -30,8 +27,10 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/player/gnubg"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/fibs"
+	"github.com/gamemill/gamemill/protocol/fibs/bridge"
 )
 
 func main() {
@@ -42,7 +41,7 @@ func main() {
 // --help, 1 a failure, 2 a usage error).
 func run(args []string, stdout, stderr io.Writer) int {
 	c := &cli.Command{
-		Args:    "--user NAME --password-file FILE [flags] (--builtin \"ARGS\" | -- ENGINE [ARGS...])",
+		Args:    "--user NAME --password-file FILE [flags] (--builtin \"ARGS\" | --gnubg PLIES | -- ENGINE [ARGS...])",
 		Summary: "fibsbridge puts an engine that speaks Gamemill's backgammon command set on a FIBS-style server, to play there as a bot.",
 		Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error {
 			return bridgeMain(fs, args, stderr)
@@ -54,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // bridgeMain parses the flags, starts the engine and plays on the server
 // until stopped.
 func bridgeMain(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
-	var o options
+	var o bridge.Options
 	fs.StringVar(&o.Server, "server", "tcp://localhost:4321", "server: tcp://HOST:PORT or ws://HOST:PORT/PATH")
 	fs.StringVar(&o.User, "user", "", "account name")
 	pwFile := fs.String("password-file", "", "file holding the password (first line)")
@@ -65,10 +64,12 @@ func bridgeMain(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 	invite := fs.String("invite", "", "invite NAME:LENGTH (LENGTH a number or 'unlimited') when NAME is online")
 	fs.IntVar(&o.Matches, "matches", 0, "stop after this many matches (0: run until stopped)")
 	fs.StringVar(&o.Records, "records", ".", "directory for the .mat record of each match")
-	fs.StringVar(&o.StateFile, "state", "", "file keeping the match in progress (default RECORDS/.fibsbridge-USER.json)")
+	stateDir := fs.String("state-dir", "", "directory keeping the match in progress, one file per server and user (default $XDG_STATE_HOME/gamemill/fibsbridge, else the user's cache directory)")
+	fs.StringVar(&o.StateFile, "state", "", "file keeping the match in progress, in place of one in --state-dir")
 	fs.DurationVar(&o.MaxBackoff, "max-backoff", 30*time.Second, "longest wait between reconnections")
 	fs.DurationVar(&o.LoginTimeout, "login-timeout", fibs.DefaultLoginTimeout, "longest wait for the server's welcome after connecting; then reconnect")
-	fs.DurationVar(&o.WhoTimeout, "who-timeout", defaultWhoTimeout, "longest wait for the end of the who list after the welcome; then reconnect")
+	fs.DurationVar(&o.WhoTimeout, "who-timeout", bridge.DefaultWhoTimeout, "longest wait for the end of the who list after the welcome; then reconnect")
+	gnubgPlies := fs.Int("gnubg", -1, "play GNU Backgammon (gnubg on PATH or in /usr/games) at this many plies (0-7) instead of an engine command")
 	builtin := fs.String("builtin", "", "run bgbot in-process with these arguments instead of an engine command")
 	timeout := fs.Duration("engine-timeout", time.Minute, "longest an engine may take for one command")
 	if err := cli.Parse(fs, args, 0, -1); err != nil {
@@ -101,35 +102,59 @@ func bridgeMain(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 		}
 	}
 	if o.StateFile == "" {
-		o.StateFile = o.Records + "/.fibsbridge-" + o.User + ".json"
+		dir := *stateDir
+		if dir == "" {
+			if dir, err = bridge.DefaultStateDir(); err != nil {
+				return err
+			}
+		}
+		o.StateFile = bridge.StatePath(dir, o.Server, o.User)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var pl player.Player
+	pl, err := startEngine(ctx, fs, *builtin, *gnubgPlies, *timeout, stderr)
+	if err != nil {
+		return err
+	}
+	defer pl.Close()
+	b := bridge.New(o, bgcmd.NewClient(pl), log.New(stderr, "fibsbridge "+o.User+": ", log.LstdFlags))
+	return b.Run(ctx)
+}
+
+// startEngine starts the one engine the arguments give: bgbot in-process,
+// gnubg, or a command.
+func startEngine(ctx context.Context, fs *pflag.FlagSet, builtin string, gnubgPlies int, timeout time.Duration, stderr io.Writer) (player.Player, error) {
+	given := 0
+	for _, g := range []bool{builtin != "", gnubgPlies >= 0, fs.NArg() > 0} {
+		if g {
+			given++
+		}
+	}
 	switch {
-	case *builtin != "" && fs.NArg() > 0:
-		return cli.Usagef("give either --builtin or an engine command, not both")
-	case *builtin != "":
-		words, err := player.SplitCommand(*builtin)
+	case given > 1:
+		return nil, cli.Usagef("give one engine: --builtin, --gnubg or an engine command")
+	case builtin != "":
+		words, err := player.SplitCommand(builtin)
 		if err != nil {
-			return fmt.Errorf("--builtin: %w", err)
+			return nil, fmt.Errorf("--builtin: %w", err)
 		}
 		var f gtpengine.Factory
 		srv, err := f.Server(words)
 		if err != nil {
-			return fmt.Errorf("--builtin: %w", err)
+			return nil, fmt.Errorf("--builtin: %w", err)
 		}
-		pl = player.NewInProcess(srv, player.WithTimeout(*timeout))
-	case fs.NArg() > 0:
-		p, err := player.Launch(ctx, player.Spec{Argv: fs.Args(), Stderr: stderr, Timeout: *timeout})
+		return player.NewInProcess(srv, player.WithTimeout(timeout)), nil
+	case gnubgPlies >= 0:
+		if gnubgPlies > gnubg.MaxPlies {
+			return nil, cli.Usagef("--gnubg %d: want 0 to %d plies", gnubgPlies, gnubg.MaxPlies)
+		}
+		p, err := gnubg.Launch(ctx, gnubg.Options{Plies: gnubgPlies, Stderr: stderr, Timeout: timeout})
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("--gnubg: %w", err)
 		}
-		pl = p
-	default:
-		return cli.Usagef("give an engine: --builtin \"ARGS\" or -- ENGINE [ARGS...]")
+		return p, nil
+	case fs.NArg() > 0:
+		return player.Launch(ctx, player.Spec{Argv: fs.Args(), Stderr: stderr, Timeout: timeout})
 	}
-	defer pl.Close()
-	b := &bridge{opt: o, engine: &engineSeat{c: bgcmd.NewClient(pl)}, log: log.New(stderr, "fibsbridge "+o.User+": ", log.LstdFlags)}
-	return b.run(ctx)
+	return nil, cli.Usagef("give an engine: --builtin \"ARGS\", --gnubg PLIES or -- ENGINE [ARGS...]")
 }
