@@ -109,8 +109,8 @@ func TestAnalyseJudgeGnubg(t *testing.T) {
 	}
 }
 
-// With luck_judge, the luck adjustment during a run is gnubg's and is
-// stored under its name; a judge the game does not offer is refused at
+// With luck_judge, the luck adjustment during a run is gnubg's, is
+// stored under its name and the report names it; a judge the game does not offer is refused at
 // its key.
 func TestLuckJudge(t *testing.T) {
 	bin := peertest.Gnubg(t)
@@ -151,7 +151,7 @@ func TestLuckJudge(t *testing.T) {
 	if err := rm.Show(ctx, &report); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(report.String(), "luck-adjusted") {
+	if !strings.Contains(report.String(), "(3 of 3 games analysed by gnubg:0)") {
 		t.Errorf("the report has no luck-adjusted figures:\n%s", report.String())
 	}
 

@@ -391,8 +391,12 @@ func (r *Ringmaster) printMatchupSummary(w io.Writer, s *matchupStats) {
 	if r.Comp.JudgesGames(m) {
 		if len(s.luck) >= 2 {
 			l := ratings.PointsPerGame(s.luck)
-			fmt.Fprintf(w, "luck-adjusted %s for %s: %s, 95%% interval %s to %s (%d of %d games analysed)\n", unit, m.PlayerA,
-				signed(l.Mean), signed(l.Low), signed(l.High), len(s.luck), s.played)
+			judgedBy := ""
+			if r.Comp.LuckJudge != "" {
+				judgedBy = " by " + r.luckKey()
+			}
+			fmt.Fprintf(w, "luck-adjusted %s for %s: %s, 95%% interval %s to %s (%d of %d games analysed%s)\n", unit, m.PlayerA,
+				signed(l.Mean), signed(l.Low), signed(l.High), len(s.luck), s.played, judgedBy)
 			if elo, lo, hi, ok := r.luckAdjustedElo(m, l); ok {
 				fmt.Fprintf(w, "luck-adjusted Elo %s - %s: %s (95%% interval %s to %s)\n", m.PlayerA, m.PlayerB, eloText(elo), eloText(lo), eloText(hi))
 			}

@@ -116,9 +116,6 @@ func NewDriver(opt Options, eng Engine) *Driver {
 // Played is the number of matches finished.
 func (d *Driver) Played() int { return d.played }
 
-// MaxRefusedLogins is how many refused logins in a row end Run.
-const MaxRefusedLogins = 8
-
 // maxRefused is how many refused moves in one turn end the connection
 // (a fresh login starts the turn over) rather than loop.
 const maxRefused = 12
@@ -128,23 +125,19 @@ var errDone = errors.New("matches played")
 
 // Run connects, plays, and reconnects with backoff after a lost
 // connection, until Matches matches are played (nil) or ctx ends
-// (ctx.Err()). A login refused MaxRefusedLogins times in a row is final:
-// one refusal may be the server still holding the connection just lost
-// ("That username is already in use"), until its deadline drops it.
+// (ctx.Err()). A refused login is final.
 func (d *Driver) Run(ctx context.Context) error {
 	if d.opt.Policy.Create <= 0 && !d.opt.Policy.Join {
 		return fmt.Errorf("policy: neither create nor join")
 	}
-	first := min(time.Second, d.opt.MaxBackoff)
-	backoff := first
-	refused := 0
+	backoff := time.Second
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		c, err := Connect(ctx, d.opt.Server, d.opt.Login, d.opt.Client)
 		if err == nil {
-			backoff = first
+			backoff = time.Second
 			err = d.session(ctx, c)
 			c.Close()
 			if errors.Is(err, errDone) {
@@ -155,11 +148,7 @@ func (d *Driver) Run(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if errors.Is(err, ErrLoginRefused) {
-			if refused++; refused >= MaxRefusedLogins {
-				return err
-			}
-		} else {
-			refused = 0
+			return err
 		}
 		d.opt.Logf("%v; reconnecting in %v", err, backoff)
 		select {
