@@ -5,6 +5,9 @@
 //	    [--accept all|NAME,...] [--max-length N] [--unlimited] [--invite NAME:LENGTH] [--matches N] \
 //	    [--records DIR] [--state-dir DIR] (--builtin "ARGS" | --gnubg PLIES | -- ENGINE [ARGS...])
 //
+// With --server bgammon+tcp://HOST:PORT or bgammon+ws[s]://HOST/PATH it
+// plays on bgammon.org instead (protocol/bgammon, docs/bgammon.md).
+//
 // The bridge itself is package protocol/fibs/bridge; this command reads
 // the flags, starts the engine and runs it. SIGINT logs out and leaves
 // the match saved on the server. The password is never logged.
@@ -28,6 +31,7 @@ import (
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/player/gnubg"
+	"github.com/gamemill/gamemill/protocol/bgammon"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/fibs"
 	"github.com/gamemill/gamemill/protocol/fibs/bridge"
@@ -54,7 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // until stopped.
 func bridgeMain(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 	var o bridge.Options
-	fs.StringVar(&o.Server, "server", "tcp://localhost:4321", "server: tcp://HOST:PORT or ws://HOST:PORT/PATH")
+	fs.StringVar(&o.Server, "server", "tcp://localhost:4321", "server: tcp://HOST:PORT or ws://HOST:PORT/PATH (FIBS), bgammon+tcp://HOST:PORT, bgammon+ws[s]://HOST/PATH (bgammon.org; see docs/bgammon.md)")
 	fs.StringVar(&o.User, "user", "", "account name")
 	pwFile := fs.String("password-file", "", "file holding the password (first line)")
 	fs.StringVar(&o.Client, "client", "gamemill-fibsbridge", "client name sent at login")
@@ -72,6 +76,7 @@ func bridgeMain(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 	gnubgPlies := fs.Int("gnubg", -1, "play GNU Backgammon (gnubg on PATH or in /usr/games) at this many plies (0-7) instead of an engine command")
 	builtin := fs.String("builtin", "", "run bgbot in-process with these arguments instead of an engine command")
 	timeout := fs.Duration("engine-timeout", time.Minute, "longest an engine may take for one command")
+	bgf := addBgammonFlags(fs)
 	if err := cli.Parse(fs, args, 0, -1); err != nil {
 		return err
 	}
@@ -117,6 +122,9 @@ func bridgeMain(fs *pflag.FlagSet, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer pl.Close()
+	if bgammon.IsAddress(o.Server) {
+		return runBgammon(ctx, bgf, o, pl, stderr)
+	}
 	b := bridge.New(o, bgcmd.NewClient(pl), log.New(stderr, "fibsbridge "+o.User+": ", log.LstdFlags))
 	return b.Run(ctx)
 }
