@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -74,9 +75,14 @@ func newCgroup(name string) (*cgroup, error) {
 	return &cgroup{path: path, dir: dir}, nil
 }
 
+// cgroup2MountOnce is where the cgroup v2 hierarchy is mounted, looked up
+// once: mountinfo is slow to read and the mount does not move while an
+// engine runs, whereas the process's own cgroup is read at each launch.
+var cgroup2MountOnce = sync.OnceValues(cgroup2Mount)
+
 // ownCgroupDir returns the directory of this process's cgroup v2.
 func ownCgroupDir() (string, error) {
-	mount, err := cgroup2Mount()
+	mount, err := cgroup2MountOnce()
 	if err != nil {
 		return "", err
 	}
