@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,5 +96,35 @@ func TestBgammonConnectErrors(t *testing.T) {
 	_, err = bgammon.Connect(ctx, "bgammon+tcp://"+ln.Addr().String(), bgammon.Login{User: "a"}, bgammon.ClientOptions{LoginTimeout: 5 * time.Second})
 	if !errors.Is(err, bgammon.ErrLoginRefused) || !strings.Contains(err.Error(), "Invalid username") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A driver whose login is refused tries again (the server may still hold
+// the connection it lost) and gives up after MaxRefusedLogins refusals.
+func TestBgammonDriverGivesUpOnRefusedLogins(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var logins atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			logins.Add(1)
+			c.Write([]byte("{\"Type\":\"notice\",\"Message\":\"Connection terminated: That username is already in use.\"}\n"))
+			c.Close()
+		}
+	}()
+	d := bgammon.NewDriver(bgammon.Options{Server: "bgammon+tcp://" + ln.Addr().String(), Login: bgammon.Login{User: "bot"},
+		Policy: bgammon.Policy{Create: 1}, MaxBackoff: time.Millisecond}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err = d.Run(ctx)
+	if !errors.Is(err, bgammon.ErrLoginRefused) || logins.Load() != bgammon.MaxRefusedLogins {
+		t.Fatalf("err = %v after %d logins", err, logins.Load())
 	}
 }

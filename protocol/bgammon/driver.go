@@ -116,39 +116,63 @@ func NewDriver(opt Options, eng Engine) *Driver {
 // Played is the number of matches finished.
 func (d *Driver) Played() int { return d.played }
 
+// MaxRefusedLogins is how many refused logins in a row end Run.
+const MaxRefusedLogins = 8
+
 // maxRefused is how many refused moves in one turn end the connection
 // (a fresh login starts the turn over) rather than loop.
 const maxRefused = 12
+
+// EngineError is an engine that failed to decide: Run stops on it rather
+// than play on with an engine that cannot answer.
+type EngineError struct {
+	Decision string
+	Err      error
+}
+
+func (e *EngineError) Error() string { return fmt.Sprintf("engine (%s): %v", e.Decision, e.Err) }
+func (e *EngineError) Unwrap() error { return e.Err }
 
 // errDone ends a connection once the matches asked for are played.
 var errDone = errors.New("matches played")
 
 // Run connects, plays, and reconnects with backoff after a lost
 // connection, until Matches matches are played (nil) or ctx ends
-// (ctx.Err()). A refused login is final.
+// (ctx.Err()). A login refused MaxRefusedLogins times in a row is final:
+// one refusal may be the server still holding the connection just lost
+// ("That username is already in use"), until its deadline drops it.
 func (d *Driver) Run(ctx context.Context) error {
 	if d.opt.Policy.Create <= 0 && !d.opt.Policy.Join {
 		return fmt.Errorf("policy: neither create nor join")
 	}
-	backoff := time.Second
+	first := min(time.Second, d.opt.MaxBackoff)
+	backoff := first
+	refused := 0
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		c, err := Connect(ctx, d.opt.Server, d.opt.Login, d.opt.Client)
 		if err == nil {
-			backoff = time.Second
+			backoff = first
 			err = d.session(ctx, c)
 			c.Close()
 			if errors.Is(err, errDone) {
 				return nil
+			}
+			if ee := (*EngineError)(nil); errors.As(err, &ee) {
+				return err
 			}
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if errors.Is(err, ErrLoginRefused) {
-			return err
+			if refused++; refused >= MaxRefusedLogins {
+				return err
+			}
+		} else {
+			refused = 0
 		}
 		d.opt.Logf("%v; reconnecting in %v", err, backoff)
 		select {
@@ -344,6 +368,26 @@ func (d *Driver) board(ctx context.Context, c *Client, st *GameState) error {
 	return d.act(ctx, c, st)
 }
 
+// findLegal returns the legal move that leads where mv does; false for a
+// move the rules refuse (N < 0 is none at all).
+func findLegal(b bg.Board, legal []bg.Move, boards []bg.Board, mv bg.Move) (bg.Move, bool) {
+	if mv.N < 0 || int(mv.N) > len(mv.Steps) {
+		return bg.Move{}, false
+	}
+	for _, s := range mv.StepList() {
+		if s.From < 1 || s.From > bg.BarIndex+1 || s.To < 0 || s.To >= s.From {
+			return bg.Move{}, false
+		}
+	}
+	target := b.Apply(mv)
+	for i := range boards {
+		if boards[i] == target {
+			return legal[i], true
+		}
+	}
+	return bg.Move{}, false
+}
+
 func startPosition(st *GameState) bool {
 	me, opp := st.Sides()
 	want := [25]int8{5: 5, 7: 3, 12: 5, 23: 2}
@@ -385,7 +429,7 @@ func (d *Driver) act(ctx context.Context, c *Client, st *GameState) error {
 		es, _ := st.State()
 		a, err := d.eng.Take(ctx, es)
 		if err != nil {
-			return fmt.Errorf("engine (take): %w", err)
+			return &EngineError{Decision: "take", Err: err}
 		}
 		if a == bg.Drop {
 			d.opt.Logf("drops the double to %d", 2*st.DoubleValue)
@@ -398,7 +442,7 @@ func (d *Driver) act(ctx context.Context, c *Client, st *GameState) error {
 		es, _ := st.State()
 		level, err := d.eng.Resign(ctx, es)
 		if err != nil {
-			return fmt.Errorf("engine (resign): %w", err)
+			return &EngineError{Decision: "resign", Err: err}
 		}
 		if level != bg.NoResult && level >= lossLevel(st) {
 			d.opt.Logf("resigns (%v)", level)
@@ -407,7 +451,7 @@ func (d *Driver) act(ctx context.Context, c *Client, st *GameState) error {
 		if st.MayDouble() {
 			double, err := d.eng.Double(ctx, es)
 			if err != nil {
-				return fmt.Errorf("engine (double): %w", err)
+				return &EngineError{Decision: "double", Err: err}
 			}
 			if double {
 				return send(CmdDouble)
@@ -420,16 +464,28 @@ func (d *Driver) act(ctx context.Context, c *Client, st *GameState) error {
 		return send(CmdReset) // steps left over from before a reconnection
 	default:
 		es, _ := st.State()
+		legal, boards := bg.LegalMoves(es.Board, es.Dice[0], es.Dice[1])
 		mv, err := d.eng.Move(ctx, es)
+		var illegal *bgcmd.IllegalMoveError
+		if errors.As(err, &illegal) {
+			err = nil
+			mv = bg.Move{N: -1}
+		}
 		if err != nil {
-			return fmt.Errorf("engine (move): %w", err)
+			return &EngineError{Decision: "move", Err: err}
+		}
+		if found, ok := findLegal(es.Board, legal, boards, mv); ok {
+			mv = found
+		} else {
+			// The rules refuse the engine's move: the opponent is owed a
+			// game, so the bot plays the first legal move instead.
+			d.opt.Logf("the engine's move is not legal with %d%d; playing %s instead", es.Dice[0], es.Dice[1], bg.Format(es.Board, legal[0]))
+			mv = legal[0]
 		}
 		if m.refused > 1 {
 			// The server refused the engine's move more than once: offer
 			// it the other legal moves of the roll in turn.
-			if legal := es.LegalMoves(); len(legal) > 0 {
-				mv = legal[(m.refused-1)%len(legal)]
-			}
+			mv = legal[(m.refused-1)%len(legal)]
 			d.opt.Logf("move refused %d times; trying %s", m.refused, bg.Format(es.Board, mv))
 		}
 		m.moveSent = true

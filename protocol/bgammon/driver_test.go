@@ -2,6 +2,7 @@ package bgammon_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -237,5 +238,78 @@ func TestBgammonRecordImportsIntoGnubg(t *testing.T) {
 	theirs := recordtest.Replayed(t, recordtest.Load(t, mat.Read, back))
 	if d := record.DiffGames(ours, theirs); d != "" {
 		t.Errorf("gnubg's export differs from the record: %s\n%s", d, out)
+	}
+}
+
+// badMoves plays an illegal first move, then bgbot's.
+type badMoves struct {
+	bgammon.Engine
+	mu   sync.Mutex
+	done bool
+}
+
+func (b *badMoves) Move(ctx context.Context, st *bg.State) (bg.Move, error) {
+	b.mu.Lock()
+	first := !b.done
+	b.done = true
+	b.mu.Unlock()
+	if first {
+		return bg.Move{N: 1, Steps: [4]bg.Step{{From: 3, To: 1}}}, nil
+	}
+	return b.Engine.Move(ctx, st)
+}
+
+// failing cannot decide anything.
+type failing struct{}
+
+func (failing) Take(context.Context, *bg.State) (bg.Answer, error) {
+	return bg.Take, errors.New("engine gone")
+}
+func (failing) Resign(context.Context, *bg.State) (bg.Result, error) {
+	return bg.NoResult, errors.New("engine gone")
+}
+func (failing) Move(context.Context, *bg.State) (bg.Move, error) {
+	return bg.Move{}, errors.New("engine gone")
+}
+func (failing) Double(context.Context, *bg.State) (bool, error) {
+	return false, errors.New("engine gone")
+}
+
+// An engine move the rules refuse is never sent: the bot plays a legal
+// one and the match goes on; an engine that fails stops the driver.
+func TestBgammonEngineMoves(t *testing.T) {
+	srv, err := bgammontest.Start(bgammontest.Options{Seed: 9, CreatorFirst: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	bot := start(ctx, t, srv.TCPAddr(), "bot", bgammon.Policy{Create: 1}, t.TempDir(), &badMoves{Engine: bgbot(t)})
+	opp := start(ctx, t, srv.TCPAddr(), "rival", bgammon.Policy{Join: true}, "", bgbot(t))
+	bot.wait(t, time.Minute)
+	opp.wait(t, 10*time.Second)
+	if !strings.Contains(bot.log.String(), "is not legal") {
+		t.Errorf("the illegal move was not noticed:\n%s", bot.log.String())
+	}
+	if len(srv.Finished()) != 1 {
+		t.Fatalf("no match finished")
+	}
+
+	srv2, err := bgammontest.Start(bgammontest.Options{Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv2.Close()
+	broken := start(ctx, t, srv2.TCPAddr(), "bot", bgammon.Policy{Create: 3}, "", failing{})
+	start(ctx, t, srv2.TCPAddr(), "rival", bgammon.Policy{Join: true}, "", bgbot(t))
+	select {
+	case err := <-broken.err:
+		var ee *bgammon.EngineError
+		if !errors.As(err, &ee) {
+			t.Fatalf("err = %v, want an EngineError", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("the driver played on without its engine\n%s", broken.log.String())
 	}
 }
