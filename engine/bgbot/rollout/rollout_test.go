@@ -86,10 +86,10 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 	}
 	makers := map[string]func() (*Rollout, error){
 		"cube": func() (*Rollout, error) {
-			return NewCube(cube, rules, Settings{Seed: 3, Truncate: 7, Bot: "test"})
+			return NewCube(cube, rules, Settings{Seed: 3, Truncate: 4, Bot: "test"})
 		},
 		"chequer": func() (*Rollout, error) {
-			return NewChequer(chequer, rules, Settings{Seed: 4, Truncate: 5, Bot: "test"}, cands[:3])
+			return NewChequer(chequer, rules, Settings{Seed: 4, Truncate: 3, Bot: "test"}, cands[:2])
 		},
 	}
 	for name, make := range makers {
@@ -98,7 +98,7 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := straight.Run(context.Background(), 90, RunConfig{NewBot: newBot, Workers: 2, Batch: 18}); err != nil {
+			if err := straight.Run(context.Background(), 36, RunConfig{NewBot: newBot, Workers: 2, Batch: 12}); err != nil {
 				t.Fatal(err)
 			}
 
@@ -109,7 +109,7 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			checkpoints := 0
-			err = part.Run(ctx, 90, RunConfig{NewBot: newBot, Workers: 3, Batch: 18, Checkpoint: func(r *Rollout) error {
+			err = part.Run(ctx, 36, RunConfig{NewBot: newBot, Workers: 3, Batch: 12, Checkpoint: func(r *Rollout) error {
 				checkpoints++
 				if checkpoints == 2 {
 					cancel()
@@ -123,18 +123,18 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := resumed.Trials(); got != 36 {
-				t.Fatalf("saved after two batches of 18: %d trials", got)
+			if got := resumed.Trials(); got != 24 {
+				t.Fatalf("saved after two batches of 12: %d trials", got)
 			}
 			if err := resumed.SameQuestion(straight); err != nil {
 				t.Fatal(err)
 			}
 			// Extend in two steps, the first to a count that is not a
 			// multiple of the batch.
-			if err := resumed.Run(context.Background(), 50, RunConfig{NewBot: newBot, Workers: 1, Batch: 18}); err != nil {
+			if err := resumed.Run(context.Background(), 29, RunConfig{NewBot: newBot, Workers: 1, Batch: 12}); err != nil {
 				t.Fatal(err)
 			}
-			if err := resumed.Run(context.Background(), 90, RunConfig{NewBot: newBot, Workers: 2, Batch: 36}); err != nil {
+			if err := resumed.Run(context.Background(), 36, RunConfig{NewBot: newBot, Workers: 2, Batch: 36}); err != nil {
 				t.Fatal(err)
 			}
 			for i := range straight.Alternatives {
