@@ -242,8 +242,10 @@ func TestGoRefereeScorer(t *testing.T) {
 // on time (W+T), ending "time". The report gives the thinking times.
 func TestGoClockFlagFall(t *testing.T) {
 	dir := t.TempDir()
-	// 1 second absolute, margin 0.2 s: the third answer takes 1.5 s.
-	text := fakeGoControl("time_settings = {main = 1, margin = 0.2}", `, "--sleep", "1.5s", "--after", "2", "--gomill"`, `, "--gomill"`, 5, 1)
+	// 3 seconds absolute, margin 0.5 s: black's third answer takes 4 s.
+	// (The margins are wide so that a loaded machine cannot make another
+	// answer overrun first.)
+	text := fakeGoControl("time_settings = {main = 3, margin = 0.5}", `, "--sleep", "4s", "--after", "2", "--gomill"`, `, "--gomill"`, 5, 1)
 	rm, status, err := runControl(t, dir, "t.toml", text, 1)
 	if err != nil || status != ringmaster.Finished {
 		t.Fatalf("run: %v %v", status, err)
@@ -265,8 +267,8 @@ func TestGoClockFlagFall(t *testing.T) {
 	if err := rm.Report(context.Background(), &report); err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`thinking time \(wall clock of genmove\): black average [0-9.]+s, longest 1\.[5-9][0-9]s`).MatchString(report.String()) {
-		t.Errorf("the report lacks black's thinking time (longest at least 1.5 s):\n%s", report.String())
+	if !regexp.MustCompile(`thinking time \(wall clock of genmove\): black average [0-9.]+s, longest [4-9]\.[0-9][0-9]s`).MatchString(report.String()) {
+		t.Errorf("the report lacks black's thinking time (longest at least 4 s):\n%s", report.String())
 	}
 }
 
