@@ -87,10 +87,11 @@ type match struct {
 	opp      string
 	rec      *recorder
 	last     *GameState
-	sentKey  string
-	moveSent bool // the move and ok of this turn are sent; the turn's boards are echoes
-	refused  int  // moves the server refused this turn
-	present  bool // joined on this connection
+	sentKey  string // the board last answered
+	lastKey  string // the board last seen
+	moveSent bool   // the move and ok of this turn are sent; the turn's boards are echoes
+	refused  int    // moves the server refused this turn
+	present  bool   // joined on this connection
 }
 
 // NewDriver returns a driver; Run plays.
@@ -405,7 +406,12 @@ func (d *Driver) act(ctx context.Context, c *Client, st *GameState) error {
 	}
 	key := fmt.Sprint(st.Player1.Points, st.Player2.Points, st.Turn, st.Roll1, st.Roll2, len(st.Moves),
 		st.DoubleOffered, st.DoubleValue, st.DoublePlayer, st.Board)
-	if key == m.sentKey {
+	// A board sent again (after a reconnection, or an echo) is not
+	// answered again; the same board after others is a new turn (two
+	// dances with the same dice leave the same board).
+	prev := m.lastKey
+	m.lastKey = key
+	if key == m.sentKey && key == prev {
 		return nil
 	}
 	send := func(cmds ...string) error {
