@@ -96,7 +96,7 @@ func serve(ctx context.Context, o options, stdin io.Reader, stdout io.Writer) er
 	if err != nil {
 		return err
 	}
-	err = gobot.NewServer(e).Serve(ctx, stdin, stdout)
+	err = gobot.Serve(ctx, e, stdin, stdout)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

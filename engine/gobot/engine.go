@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/gobot/pattern"
@@ -53,14 +54,34 @@ type Engine struct {
 	treeTo   Color  // who moves at tree's root
 	moves    int    // moves played, to reseed each search
 
-	timeLeft   time.Duration // from time_left; 0 when not given
-	stonesLeft int
-	mainTime   time.Duration // from time_settings
-	byoTime    time.Duration
-	byoStones  int
+	start   setup             // the stones before the first move
+	history [][]gogame.Played // the moves before each play or genmove, for undo
+
+	clock     [3]clock         // by colour, from time_left
+	timeSet   bool             // time_settings was given
+	spent     [3]time.Duration // by colour, on genmove since time_settings
+	mainTime  time.Duration    // from time_settings
+	byoTime   time.Duration
+	byoStones int
 
 	lastWinRate float64
 	lastSims    int
+}
+
+// setup is how a game starts: stones on the empty board and who moves
+// first. A handicap is black stones with White to move, kept as one so
+// that the rules know it.
+type setup struct {
+	black, white []gogame.Move
+	toPlay       Color // Empty: Black, with no stones
+	handicap     bool
+}
+
+// clock is what time_left said for one colour; stones 0 is main time.
+type clock struct {
+	left   time.Duration
+	stones int
+	set    bool
 }
 
 // New returns an engine on an empty 19x19 board, komi 7.5.
@@ -95,12 +116,49 @@ func (e *Engine) Size() int { return e.size }
 
 // Clear empties the board.
 func (e *Engine) Clear() error {
-	g, err := gogame.NewGame(gogame.Settings{Size: e.size, Komi: e.komi, Superko: true})
+	return e.restart(setup{})
+}
+
+// restart starts a new game from st: no moves, nothing to undo.
+func (e *Engine) restart(st setup) error {
+	g, err := e.newGame(st)
 	if err != nil {
 		return err
 	}
-	e.game, e.tree, e.moves = g, nil, 0
+	e.game, e.tree, e.moves, e.start, e.history = g, nil, 0, st, nil
 	return nil
+}
+
+// newGame returns a game at st, before any move.
+func (e *Engine) newGame(st setup) (*gogame.Game, error) {
+	g, err := gogame.NewGame(gogame.Settings{Size: e.size, Komi: e.komi, Superko: true})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.handicap:
+		err = g.SetFreeHandicap(st.black)
+	case len(st.black)+len(st.white) > 0 || (st.toPlay != empty && st.toPlay != black):
+		err = g.Setup(st.black, st.white, st.toPlay)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// rebuild returns the game from the start position with moves played.
+func (e *Engine) rebuild(moves []gogame.Played) (*gogame.Game, error) {
+	g, err := e.newGame(e.start)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range moves {
+		if err := g.Play(p.Color, p.Move); err != nil {
+			return nil, fmt.Errorf("replaying move %d of the game: %w", i+1, err)
+		}
+	}
+	return g, nil
 }
 
 // SetKomi sets the komi for the rest of the game.
@@ -117,7 +175,21 @@ func (e *Engine) Game() *gogame.Game { return e.game }
 
 // Play plays a move for c, checked by the rules (positional superko
 // included). Either colour may move: GTP lets the controller play both.
+// A failed move changes nothing; Undo takes back a move played.
 func (e *Engine) Play(c Color, m gogame.Move) error {
+	old, before := e.game, e.game.Moves()
+	if err := e.play(c, m); err != nil {
+		e.game = old
+		return err
+	}
+	e.history = append(e.history, before)
+	return nil
+}
+
+// play plays m for c: out of turn as if the other side had passed, after
+// two passes as if they had not ended the game. On failure e.game may be
+// a new game with such a pass; the caller restores the old one.
+func (e *Engine) play(c Color, m gogame.Move) error {
 	if e.game.Over() {
 		// A move after two passes: GTP controllers may go on; start the
 		// count of passes again.
@@ -143,23 +215,13 @@ func (e *Engine) Play(c Color, m gogame.Move) error {
 // extra if not nil: for controllers that play out of turn.
 func (e *Engine) replay(extra *gogame.Played) error {
 	old := e.game
-	g, err := gogame.NewGame(gogame.Settings{Size: e.size, Komi: e.komi, Superko: true})
-	if err != nil {
-		return err
-	}
-	if h := old.Handicap(); len(h) > 0 {
-		if err := g.SetFreeHandicap(h); err != nil {
-			return err
-		}
-	}
 	moves := old.Moves()
 	for old.Over() && len(moves) > 0 && moves[len(moves)-1].Move == gogame.Pass {
 		moves = moves[:len(moves)-1]
 	}
-	for _, p := range moves {
-		if err := g.Play(p.Color, p.Move); err != nil {
-			return fmt.Errorf("replaying the game: %w", err)
-		}
+	g, err := e.rebuild(moves)
+	if err != nil {
+		return err
 	}
 	if extra != nil {
 		if err := g.Play(extra.Color, extra.Move); err != nil {
@@ -170,48 +232,107 @@ func (e *Engine) replay(extra *gogame.Played) error {
 	return nil
 }
 
-// SetFixedHandicap places n handicap stones in GTP's layout.
+// SetFixedHandicap places n handicap stones in GTP's layout on the empty
+// board.
 func (e *Engine) SetFixedHandicap(n int) ([]gogame.Move, error) {
-	ms, err := e.game.SetFixedHandicap(n)
-	e.tree = nil
-	return ms, err
+	ms, err := gogame.FixedHandicap(e.size, n)
+	if err != nil {
+		return nil, err
+	}
+	return ms, e.SetFreeHandicap(ms)
 }
 
-// SetFreeHandicap places handicap stones where the controller says.
+// SetFreeHandicap places handicap stones where the controller says, on
+// the empty board.
 func (e *Engine) SetFreeHandicap(ms []gogame.Move) error {
-	e.tree = nil
-	return e.game.SetFreeHandicap(ms)
+	if e.game.MoveCount() > 0 || !e.emptyBoard() {
+		return fmt.Errorf("handicap: the board is not empty")
+	}
+	if err := gogame.CheckFreeHandicap(e.size, ms); err != nil {
+		return err
+	}
+	return e.restart(setup{black: slices.Clone(ms), toPlay: white, handicap: true})
 }
 
-// SetTime records GTP time_settings.
+func (e *Engine) emptyBoard() bool {
+	b := e.game.Board()
+	return len(b.Stones(black))+len(b.Stones(white)) == 0
+}
+
+// SetTime records GTP time_settings: main time, then byo-yomi of byo for
+// stones moves (Canadian; 1 stone is Japanese byo-yomi with one period).
+// byo 0 means sudden death; main 0 with byo 0 and stones 0 means no
+// limit.
 func (e *Engine) SetTime(main, byo time.Duration, stones int) {
 	e.mainTime, e.byoTime, e.byoStones = main, byo, stones
-	e.timeLeft, e.stonesLeft = 0, 0
+	e.timeSet, e.clock, e.spent = true, [3]clock{}, [3]time.Duration{}
 }
 
-// SetTimeLeft records GTP time_left for the engine's colour.
-func (e *Engine) SetTimeLeft(left time.Duration, stones int) {
-	e.timeLeft, e.stonesLeft = left, stones
+// SetTimeLeft records GTP time_left for colour c: the time left in the
+// current period and the stones to play in it (0 in main time).
+func (e *Engine) SetTimeLeft(c Color, left time.Duration, stones int) {
+	e.clock[c] = clock{left: left, stones: stones, set: true}
 }
 
-// moveBudget returns the time for the next move: --time, shortened to a
-// share of what time_left says remains.
-func (e *Engine) moveBudget() time.Duration {
+// lag is kept back from every move's share of the clock for the answer
+// to reach the controller and the search to wind down.
+const lag = 50 * time.Millisecond
+
+// moveBudget returns the time for c's next move: --time, shortened to a
+// share of what the clock leaves (0: no limit of time).
+func (e *Engine) moveBudget(c Color) time.Duration {
 	budget := e.cfg.Time
-	var share time.Duration
-	switch {
-	case e.timeLeft > 0 && e.stonesLeft > 0: // byo-yomi: a share of the period
-		share = e.timeLeft / time.Duration(e.stonesLeft) * 8 / 10
-	case e.timeLeft > 0: // main time: spread over the moves likely left
-		movesLeft := max(len(e.position().empty)/3, 15)
-		share = e.timeLeft / time.Duration(movesLeft)
-	case e.mainTime > 0 && e.timeLeft == 0 && e.moves == 0:
-		share = e.mainTime / time.Duration(max(e.size*e.size/3, 15))
-	}
-	if share > 0 && (budget == 0 || share < budget) {
-		budget = max(share, 50*time.Millisecond)
+	if share, ok := e.clockShare(c); ok && (budget == 0 || share < budget) {
+		budget = share
 	}
 	return budget
+}
+
+// clockShare returns the share of c's clock for one move, or false when
+// there is no clock. In overtime it is 80% of the period's time over its
+// stones; in main time, the time left over the moves likely left
+// (max(15, empty points / 3)), plus half an overtime move's share when
+// overtime follows (what the main time lacks the period makes up).
+func (e *Engine) clockShare(c Color) (time.Duration, bool) {
+	left, stones, ok := e.timeLeft(c)
+	if !ok {
+		return 0, false
+	}
+	var share time.Duration
+	if stones > 0 {
+		share = left * 8 / 10 / time.Duration(stones)
+	} else {
+		b := e.game.Board()
+		empty := e.size*e.size - len(b.Stones(black)) - len(b.Stones(white))
+		share = left / time.Duration(max(empty/3, 15))
+		if e.byoTime > 0 && e.byoStones > 0 {
+			share += e.byoTime * 8 / 10 / time.Duration(e.byoStones) / 2
+		}
+	}
+	return max(share-lag, 5*time.Millisecond), true
+}
+
+// timeLeft returns what c's clock holds: time_left's figures, else
+// time_settings less the time gobot has spent on its moves. It is false
+// with no clock: neither command, or time_settings' "no limit".
+func (e *Engine) timeLeft(c Color) (left time.Duration, stones int, ok bool) {
+	if e.timeSet && (e.byoTime > 0 && e.byoStones == 0 || e.mainTime == 0 && e.byoTime == 0) {
+		return 0, 0, false
+	}
+	ck := e.clock[c]
+	switch {
+	case ck.set:
+		left, stones = ck.left, ck.stones
+	case e.timeSet:
+		left = e.mainTime - e.spent[c]
+	default:
+		return 0, 0, false
+	}
+	if stones == 0 && left <= 0 && e.byoTime > 0 {
+		// Main time is over: a new period starts.
+		left, stones = e.byoTime, e.byoStones
+	}
+	return max(left, 0), stones, true
 }
 
 // position returns the board of the game.
@@ -276,8 +397,37 @@ type Result struct {
 
 // GenMove chooses a move for c and plays it. With cleanup (GTP's
 // kgs-genmove_cleanup) it does not pass while stones it judges dead
-// remain on the board.
+// remain on the board. The time it takes counts on c's clock.
 func (e *Engine) GenMove(ctx context.Context, c Color, cleanup bool) (Result, error) {
+	old, before := e.game, e.game.Moves()
+	start := time.Now()
+	r, err := e.choose(ctx, c, cleanup)
+	e.spent[c] += time.Since(start)
+	if err != nil || r.Resign {
+		e.game = old
+		return r, err
+	}
+	if err := e.play(c, r.Move); err != nil {
+		e.game = old
+		return r, fmt.Errorf("gobot chose an illegal move: %w", err)
+	}
+	e.history = append(e.history, before)
+	return r, nil
+}
+
+// RegGenMove chooses a move for c as GenMove does, without playing it
+// (GTP's reg_genmove).
+func (e *Engine) RegGenMove(ctx context.Context, c Color) (Result, error) {
+	old := e.game
+	r, err := e.choose(ctx, c, false)
+	e.game = old
+	return r, err
+}
+
+// choose searches for c's move. It may replace e.game by the game with a
+// pass for the other side (a move out of turn) or without the passes that
+// ended it; the caller restores or keeps it.
+func (e *Engine) choose(ctx context.Context, c Color, cleanup bool) (Result, error) {
 	if e.game.Over() {
 		if err := e.replay(nil); err != nil {
 			return Result{}, err
@@ -295,14 +445,14 @@ func (e *Engine) GenMove(ctx context.Context, c Color, cleanup bool) (Result, er
 		// Take the dead stones off: fill a liberty of the dead chain
 		// with the fewest, where that is safe.
 		if pt := attackDead(pos, c, dead); pt != 0 && e.game.Legal(c, pos.move(pt)) == nil {
-			return e.finish(c, Result{Move: pos.move(pt), WinRate: e.lastWinRate})
+			return Result{Move: pos.move(pt), WinRate: e.lastWinRate}, nil
 		}
 	}
 	// The opponent passed and the count already wins: pass and win.
 	if len(dead) == 0 && e.lastWasPass() && e.wins(c, float64(pos.areaScore())) {
 		own := e.ownership(ctx, pos, c, 200)
 		if e.wins(c, own.margin) {
-			return e.finish(c, Result{Move: gogame.Pass, WinRate: 1})
+			return Result{Move: gogame.Pass, WinRate: 1}, nil
 		}
 	}
 	s := e.newSearcher(pos, c)
@@ -319,7 +469,7 @@ func (e *Engine) GenMove(ctx context.Context, c Color, cleanup bool) (Result, er
 	}
 	n := e.cfg.Playouts
 	var deadline time.Time
-	if b := e.moveBudget(); b > 0 {
+	if b := e.moveBudget(c); b > 0 {
 		deadline = time.Now().Add(b)
 	}
 	s.run(ctx, e.cfg.Threads, n, deadline, e.cfg.Seed^uint64(e.moves)*0x9e3779b97f4a7c15)
@@ -334,7 +484,7 @@ func (e *Engine) GenMove(ctx context.Context, c Color, cleanup bool) (Result, er
 		}
 	}
 	if best == nil {
-		return e.finish(c, Result{Move: gogame.Pass, Playouts: s.sims})
+		return Result{Move: gogame.Pass, Playouts: s.sims}, nil
 	}
 	wr := best.w / math.Max(best.n, 1)
 	r := Result{Move: pos.move(best.pt), WinRate: wr, Playouts: s.sims}
@@ -342,13 +492,6 @@ func (e *Engine) GenMove(ctx context.Context, c Color, cleanup bool) (Result, er
 	if e.cfg.Resign > 0 && wr < e.cfg.Resign && s.sims >= 200 && e.game.MoveCount() > e.size*2 {
 		r.Resign = true
 		return r, nil
-	}
-	return e.finish(c, r)
-}
-
-func (e *Engine) finish(c Color, r Result) (Result, error) {
-	if err := e.Play(c, r.Move); err != nil {
-		return r, fmt.Errorf("gobot chose an illegal move: %w", err)
 	}
 	return r, nil
 }
@@ -481,29 +624,19 @@ func (e *Engine) FinalScore(ctx context.Context) gogame.Score {
 
 func (e *Engine) scoringPlayouts() int { return 1000 }
 
-// Undo takes back the last move.
+// Undo takes back the last play or genmove, with the pass that a move out
+// of turn implied; captures and ko come back as they were.
 func (e *Engine) Undo() error {
-	moves := e.game.Moves()
-	if len(moves) == 0 {
-		return fmt.Errorf("cannot undo: no moves")
+	if len(e.history) == 0 {
+		return fmt.Errorf("cannot undo")
 	}
-	old := e.game
-	g, err := gogame.NewGame(gogame.Settings{Size: e.size, Komi: e.komi, Superko: true})
+	moves := e.history[len(e.history)-1]
+	g, err := e.rebuild(moves)
 	if err != nil {
-		return err
+		return fmt.Errorf("undo: %w", err)
 	}
-	if h := old.Handicap(); len(h) > 0 {
-		if err := g.SetFreeHandicap(h); err != nil {
-			return err
-		}
-	}
-	for _, p := range moves[:len(moves)-1] {
-		if err := g.Play(p.Color, p.Move); err != nil {
-			return fmt.Errorf("undo: replaying the game: %w", err)
-		}
-	}
-	e.game, e.tree = g, nil
-	e.moves--
+	e.game, e.tree, e.moves = g, nil, len(moves)
+	e.history = e.history[:len(e.history)-1]
 	return nil
 }
 

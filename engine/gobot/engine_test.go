@@ -238,28 +238,41 @@ func TestThreads(t *testing.T) {
 	}
 }
 
-// TestMoveBudget: --time is the budget unless time_left leaves less.
+// TestMoveBudget: --time is the budget unless the clock leaves less.
 func TestMoveBudget(t *testing.T) {
 	e, err := New(Config{Time: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.SetSize(9)
-	if got := e.moveBudget(); got != 10*time.Second {
+	if got := e.moveBudget(black); got != 10*time.Second {
 		t.Errorf("no clock: budget %v, want 10s", got)
 	}
 	e.SetTime(60*time.Second, 30*time.Second, 5)
-	e.SetTimeLeft(30*time.Second, 5) // byo-yomi: 30 s for 5 stones
-	if got, want := e.moveBudget(), 30*time.Second/5*8/10; got != want {
+	if got, want := e.moveBudget(black), 60*time.Second/27+30*time.Second*8/10/5/2-lag; got != want {
+		t.Errorf("time_settings alone: budget %v, want %v", got, want)
+	}
+	e.SetTimeLeft(black, 30*time.Second, 5) // overtime: 30 s for 5 stones
+	if got, want := e.moveBudget(black), 30*time.Second*8/10/5-lag; got != want {
 		t.Errorf("byo-yomi: budget %v, want %v", got, want)
 	}
-	e.SetTimeLeft(54*time.Second, 0) // main time, 81 empty points: 27 moves
-	if got, want := e.moveBudget(), 2*time.Second; got != want {
+	e.SetTimeLeft(white, 54*time.Second, 0) // main time, 81 empty points: 27 moves
+	if got, want := e.moveBudget(white), 2*time.Second+30*time.Second*8/10/5/2-lag; got != want {
 		t.Errorf("main time: budget %v, want %v", got, want)
 	}
-	e.SetTimeLeft(time.Second/10, 0)
-	if got := e.moveBudget(); got != 50*time.Millisecond {
-		t.Errorf("nearly out of time: budget %v, want the 50ms floor", got)
+	e.SetTimeLeft(white, 0, 0) // main time over: a period starts
+	if got, want := e.moveBudget(white), 30*time.Second*8/10/5-lag; got != want {
+		t.Errorf("main time over: budget %v, want %v", got, want)
+	}
+	e.SetTime(3*time.Second, 0, 0) // sudden death
+	e.SetTimeLeft(black, time.Second/10, 0)
+	if got := e.moveBudget(black); got != 5*time.Millisecond {
+		t.Errorf("nearly out of time: budget %v, want the 5ms floor", got)
+	}
+	e.SetTime(0, 10*time.Second, 0) // GTP's no time limit
+	e.SetTimeLeft(black, time.Second/10, 0)
+	if got := e.moveBudget(black); got != 10*time.Second {
+		t.Errorf("no time limit: budget %v, want 10s", got)
 	}
 	// A search by time alone stops near its budget.
 	e, _ = New(Config{Time: 200 * time.Millisecond})

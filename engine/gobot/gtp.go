@@ -19,9 +19,13 @@ const (
 )
 
 // NewServer returns a GTP server for e: the required commands of GTP
-// version 2 (boardsize, clear_board, komi, play, genmove), handicaps,
-// final_score, final_status_list, kgs-genmove_cleanup, time_settings,
-// time_left, showboard and undo.
+// version 2 (boardsize, clear_board, komi, play, genmove), handicaps
+// (fixed_handicap, place_free_handicap, set_free_handicap), final_score,
+// final_status_list, kgs-genmove_cleanup, reg_genmove, time_settings,
+// time_left, loadsgf, printsgf, showboard, undo, and the analysis
+// commands (gogui-analyze_commands and the commands it lists, lz-analyze,
+// kata-analyze). On this server lz-analyze and kata-analyze answer one
+// report after the interval; Serve streams them until the next command.
 func NewServer(e *Engine) *protocol.Server {
 	s := protocol.NewServer(Name, Version)
 	s.HandleFunc("boardsize", func(_ context.Context, args []string) (string, error) {
@@ -160,7 +164,8 @@ func NewServer(e *Engine) *protocol.Server {
 		if len(args) != 3 {
 			return "", fmt.Errorf("%w: time_left takes a colour, seconds and stones", protocol.ErrArgs)
 		}
-		if _, err := parseColor(args[0]); err != nil {
+		c, err := parseColor(args[0])
+		if err != nil {
 			return "", err
 		}
 		left, err1 := seconds(args[1])
@@ -168,13 +173,188 @@ func NewServer(e *Engine) *protocol.Server {
 		if err1 != nil || err2 != nil || stones < 0 {
 			return "", fmt.Errorf("%w: time_left %s", protocol.ErrArgs, strings.Join(args, " "))
 		}
-		e.SetTimeLeft(left, stones)
+		e.SetTimeLeft(c, left, stones)
 		return "", nil
 	})
 	s.HandleFunc("showboard", func(context.Context, []string) (string, error) {
 		return "\n" + e.Game().Board().String(), nil
 	})
+	s.HandleFunc("place_free_handicap", func(_ context.Context, args []string) (string, error) {
+		if len(args) != 1 {
+			return "", fmt.Errorf("%w: place_free_handicap takes a number", protocol.ErrArgs)
+		}
+		n, err := strconv.Atoi(args[0])
+		if err != nil {
+			return "", fmt.Errorf("%w: place_free_handicap %q", protocol.ErrArgs, args[0])
+		}
+		ms, err := e.PlaceFreeHandicap(n)
+		if err != nil {
+			return "", err
+		}
+		return vertices(ms), nil
+	})
+	s.HandleFunc("reg_genmove", func(ctx context.Context, args []string) (string, error) {
+		if len(args) != 1 {
+			return "", fmt.Errorf("%w: reg_genmove takes a colour", protocol.ErrArgs)
+		}
+		c, err := parseColor(args[0])
+		if err != nil {
+			return "", err
+		}
+		r, err := e.RegGenMove(ctx, c)
+		if err != nil {
+			return "", err
+		}
+		if r.Resign {
+			return "resign", nil
+		}
+		return vertexString(r.Move), nil
+	})
+	s.HandleFunc("loadsgf", func(_ context.Context, args []string) (string, error) {
+		if len(args) < 1 || len(args) > 2 {
+			return "", fmt.Errorf("%w: loadsgf takes a file and an optional move number or vertex", protocol.ErrArgs)
+		}
+		until := ""
+		if len(args) == 2 {
+			until = args[1]
+		}
+		c, err := e.LoadSGF(args[0], until)
+		if err != nil {
+			return "", err
+		}
+		return colorName(c), nil
+	})
+	s.HandleFunc("printsgf", func(_ context.Context, args []string) (string, error) {
+		if len(args) > 1 {
+			return "", fmt.Errorf("%w: printsgf takes an optional file", protocol.ErrArgs)
+		}
+		if len(args) == 1 {
+			return "", e.WriteSGFFile(args[0])
+		}
+		return e.SGF()
+	})
+	s.HandleFunc("gogui-analyze_commands", func(context.Context, []string) (string, error) {
+		return strings.Join(goguiAnalyzeCommands, "\n"), nil
+	})
+	s.HandleFunc("gobot-ownership", func(ctx context.Context, args []string) (string, error) {
+		a, err := analyzeOnce(ctx, e, "gobot-ownership", args)
+		if err != nil {
+			return "", err
+		}
+		return ownershipBoard(a, e.Size()), nil
+	})
+	s.HandleFunc("gobot-principal_variation", func(ctx context.Context, args []string) (string, error) {
+		a, err := analyzeOnce(ctx, e, "gobot-principal_variation", args)
+		if err != nil || len(a.Moves) == 0 {
+			return "", err
+		}
+		return vertices(a.Moves[0].PV), nil
+	})
+	s.HandleFunc("gobot-search_gfx", func(ctx context.Context, args []string) (string, error) {
+		a, err := analyzeOnce(ctx, e, "gobot-search_gfx", args)
+		if err != nil {
+			return "", err
+		}
+		return searchGfx(a), nil
+	})
+	for _, name := range []string{"lz-analyze", "kata-analyze"} {
+		s.HandleFunc(name, func(ctx context.Context, args []string) (string, error) {
+			req, err := parseAnalyze(name, args, e.Game().ToPlay())
+			if err != nil {
+				return "", err
+			}
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			var line string
+			err = e.Analyze(ctx, req.color, req.interval, func(a Analysis) error {
+				line = req.format(a, e.Size())
+				cancel()
+				return nil
+			})
+			return line, err
+		})
+	}
 	return s
+}
+
+// goguiAnalyzeCommands are the commands GoGui offers in its analyze
+// menu, as type/label/command (GoGui substitutes %m, the colour to move).
+var goguiAnalyzeCommands = []string{
+	"dboard/Ownership/gobot-ownership %m",
+	"var/Principal variation/gobot-principal_variation %m",
+	"gfx/Search/gobot-search_gfx %m",
+}
+
+// analyzeOnce runs AnalyzeOnce for the colour in args (the colour to move
+// if none).
+func analyzeOnce(ctx context.Context, e *Engine, name string, args []string) (Analysis, error) {
+	c := e.Game().ToPlay()
+	switch len(args) {
+	case 0:
+	case 1:
+		var err error
+		if c, err = parseColor(args[0]); err != nil {
+			return Analysis{}, err
+		}
+	default:
+		return Analysis{}, fmt.Errorf("%w: %s takes an optional colour", protocol.ErrArgs, name)
+	}
+	return e.AnalyzeOnce(ctx, c)
+}
+
+// ownershipBoard formats the ownership as GoGui's dboard: the top row
+// first, 1 for Black and -1 for White.
+func ownershipBoard(a Analysis, size int) string {
+	var b strings.Builder
+	for y := size - 1; y >= 0; y-- {
+		for x := 0; x < size; x++ {
+			if x > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.FormatFloat(a.Ownership[y*size+x], 'f', 2, 64))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// searchGfx formats the analysis as GoGui's gfx: the principal variation,
+// each searched move labelled with its win rate in percent, and a line of
+// text.
+func searchGfx(a Analysis) string {
+	if len(a.Moves) == 0 {
+		return "TEXT no move searched"
+	}
+	var b strings.Builder
+	b.WriteString("VAR")
+	c := a.ToPlay
+	for _, m := range a.Moves[0].PV {
+		fmt.Fprintf(&b, " %s %s", colorLetter(c), vertexString(m))
+		c = c.Opponent()
+	}
+	b.WriteString("\nLABEL")
+	for _, m := range a.Moves {
+		if m.Move != gogame.Pass {
+			fmt.Fprintf(&b, " %s %d", m.Move, int(math.Round(100*m.WinRate)))
+		}
+	}
+	best := a.Moves[0]
+	fmt.Fprintf(&b, "\nTEXT %s %s: win rate %.1f%% after %d playouts", colorName(a.ToPlay), vertexString(best.Move), 100*best.WinRate, a.Playouts)
+	return b.String()
+}
+
+func colorName(c Color) string {
+	if c == white {
+		return "white"
+	}
+	return "black"
+}
+
+func colorLetter(c Color) string {
+	if c == white {
+		return "w"
+	}
+	return "b"
 }
 
 func seconds(s string) (time.Duration, error) {
