@@ -2,13 +2,11 @@ package ringmaster_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/gamemill/gamemill/ringmaster"
-	"github.com/gamemill/gamemill/ringmaster/games"
+	"github.com/gamemill/gamemill/ringmaster/internal/rmtest"
 )
 
 const editedControl = `competition_type = "playoff"
@@ -43,15 +41,8 @@ func TestEditedPlayerIsRecorded(t *testing.T) {
 	path := writeControl(t, dir, "edit.toml", control(`random", "--seed", "2`, "2"))
 	run := func() string {
 		t.Helper()
-		rm, err := ringmaster.New(path, games.All()...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var display, errs strings.Builder
-		if _, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, Display: &display, Errors: &errs}); err != nil {
-			t.Fatalf("run: %v\n%s", err, errs.String())
-		}
-		return errs.String()
+		_, warned := rmtest.Run(t, path, 1, -1)
+		return warned
 	}
 	if warned := run(); warned != "" {
 		t.Errorf("first run warned: %s", warned)
@@ -70,14 +61,6 @@ func TestEditedPlayerIsRecorded(t *testing.T) {
 		t.Errorf("the unchanged player is reported as changed: %s", warned)
 	}
 
-	rm, err := ringmaster.New(path, games.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js strings.Builder
-	if err := rm.ShowJSON(context.Background(), &js); err != nil {
-		t.Fatal(err)
-	}
 	var rep struct {
 		Players []struct {
 			Code       string `json:"code"`
@@ -89,9 +72,7 @@ func TestEditedPlayerIsRecorded(t *testing.T) {
 			LastGame  string `json:"last_game"`
 		} `json:"players"`
 	}
-	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rmtest.ShowJSON(t, path, &rep)
 	var got []string
 	for _, p := range rep.Players {
 		got = append(got, p.Code+" "+strings.Join(p.Definition.Args, " ")+" "+p.FirstGame+".."+p.LastGame+" "+strings.Repeat("#", p.Games))
@@ -105,7 +86,7 @@ func TestEditedPlayerIsRecorded(t *testing.T) {
 		t.Errorf("show --json players:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantPlayers, "\n"))
 	}
 	var report strings.Builder
-	if err := rm.Show(context.Background(), &report); err != nil {
+	if err := rmtest.Load(t, path).Show(context.Background(), &report); err != nil {
 		t.Fatal(err)
 	}
 	wantLine := "player rival played under 2 definitions: 2 games from m_0 to m_1; then 2 games from m_2 to m_3 (Args changed)\n"

@@ -2,23 +2,21 @@ package ringmaster_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gamemill/gamemill/ringmaster"
-	"github.com/gamemill/gamemill/ringmaster/games"
+	"github.com/gamemill/gamemill/ringmaster/internal/rmtest"
 )
 
 // knockoutControl: six bgbot settings in a bracket of 3-point matches with
 // paired dice, two games a match; seeds 1 and 2 get byes.
-const knockoutControl = `
+func knockoutControl(t testing.TB) string {
+	return `
 competition_type = "knockout"
 game = "backgammon"
 seed = 17
@@ -27,57 +25,16 @@ dice = "paired"
 number_of_games = 2
 competitors = ["net", "heuristic", "noisy", "rand1", "rand2", "rand3"]
 
-[players.net]
-kind = "builtin"
-args = ["--level", "net"]
-[players.heuristic]
-kind = "builtin"
-args = ["--level", "heuristic"]
-[players.noisy]
-kind = "builtin"
-args = ["--level", "net", "--noise", "0.3", "--seed", "3"]
-[players.rand1]
-kind = "builtin"
-args = ["--level", "random", "--seed", "1"]
-[players.rand2]
-kind = "builtin"
-args = ["--level", "random", "--seed", "2"]
-[players.rand3]
-kind = "builtin"
-args = ["--level", "random", "--seed", "3"]
-`
+` + rmtest.Bots(t, "net", "heuristic", "noisy", "rand1", "rand2", "rand3")
+}
 
 func runKnockout(t *testing.T, dir string, maxGames []int, parallel int) (ringmaster.RunStatus, []row, map[string]any) {
 	t.Helper()
-	path := filepath.Join(dir, "ko.toml")
-	if err := os.WriteFile(path, []byte(knockoutControl), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var status ringmaster.RunStatus
-	for _, n := range maxGames {
-		rm, err := ringmaster.New(path, games.All()...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var display, errs strings.Builder
-		status, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: parallel, MaxGames: n, Quiet: true, Display: &display, Errors: &errs})
-		if err != nil {
-			t.Fatalf("run (max games %d): %v\n%s", n, err, errs.String())
-		}
-	}
-	rm, err := ringmaster.New(path, games.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js strings.Builder
-	if err := rm.ShowJSON(context.Background(), &js); err != nil {
-		t.Fatal(err)
-	}
+	path := writeControl(t, dir, "ko.toml", knockoutControl(t))
+	status, _ := rmtest.Run(t, path, parallel, maxGames...)
 	var rep map[string]any
-	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
-		t.Fatal(err)
-	}
-	return status, readResults(t, rm.DBPath()), rep
+	rmtest.ShowJSON(t, path, &rep)
+	return status, readResults(t, rmtest.Load(t, path).DBPath()), rep
 }
 
 // TestKnockoutPlaysItsBracket runs a bracket to its winner and checks
@@ -117,7 +74,8 @@ func TestKnockoutPlaysItsBracket(t *testing.T) {
 	}
 }
 
-const gauntletControl = `
+func gauntletControl(t testing.TB) string {
+	return `
 competition_type = "gauntlet"
 game = "backgammon"
 seed = 23
@@ -127,43 +85,23 @@ number_of_games = 4
 challengers = ["net", "heuristic"]
 opponents = ["rand1", "rand2", "rand3"]
 
-[players.net]
-kind = "builtin"
-args = ["--level", "net"]
-[players.heuristic]
-kind = "builtin"
-args = ["--level", "heuristic"]
-[players.rand1]
-kind = "builtin"
-args = ["--level", "random", "--seed", "1"]
-[players.rand2]
-kind = "builtin"
-args = ["--level", "random", "--seed", "2"]
-[players.rand3]
-kind = "builtin"
-args = ["--level", "random", "--seed", "3"]
-`
+` + rmtest.Bots(t, "net", "heuristic", "rand1", "rand2", "rand3")
+}
 
 // TestGauntletAndKnockoutSurviveSIGKILL kills a `ringmaster run` of each
 // type with SIGKILL once some games are stored, resumes it, and compares
 // the stored results with a run never killed: the same games with the
 // same results, nothing lost and nothing played twice.
 func TestGauntletAndKnockoutSurviveSIGKILL(t *testing.T) {
-	for _, tc := range []struct{ name, control string }{{"gauntlet", gauntletControl}, {"knockout", knockoutControl}} {
+	for _, tc := range []struct{ name, control string }{{"gauntlet", gauntletControl(t)}, {"knockout", knockoutControl(t)}} {
 		t.Run(tc.name, func(t *testing.T) {
-			whole := filepath.Join(t.TempDir(), "c.toml")
-			if err := os.WriteFile(whole, []byte(tc.control), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			whole := writeControl(t, t.TempDir(), "c.toml", tc.control)
 			if out, err := exec.Command(ringmasterBin, "run", whole, "-q", "-j", "1").CombinedOutput(); err != nil {
 				t.Fatalf("uninterrupted run: %v\n%s", err, out)
 			}
 			want := readResults(t, strings.TrimSuffix(whole, ".toml")+".db")
 
-			killed := filepath.Join(t.TempDir(), "c.toml")
-			if err := os.WriteFile(killed, []byte(tc.control), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			killed := writeControl(t, t.TempDir(), "c.toml", tc.control)
 			db := strings.TrimSuffix(killed, ".toml") + ".db"
 			cmd := exec.Command(ringmasterBin, "run", killed, "-q", "-j", "1")
 			var out strings.Builder
@@ -202,8 +140,7 @@ func TestGauntletAndKnockoutSurviveSIGKILL(t *testing.T) {
 // has a bye, and its engine fails at start-up; the run refuses to start,
 // naming it, rather than playing the first round and failing at the final.
 func TestKnockoutChecksByePlayers(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bye.toml")
-	src := `competition_type = "knockout"
+	path := writeControl(t, t.TempDir(), "bye.toml", `competition_type = "knockout"
 game = "backgammon"
 number_of_games = 2
 competitors = ["top", "b", "c"]
@@ -214,16 +151,10 @@ command = ["sh", "-c", "echo no engine here >&2; exit 3"]
 kind = "builtin"
 [players.c]
 kind = "builtin"
-`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rm, err := ringmaster.New(path, games.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
+	rm := rmtest.Load(t, path)
 	var display, errs strings.Builder
-	_, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, Display: &display, Errors: &errs})
+	_, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, Display: &display, Errors: &errs})
 	if err == nil || !strings.Contains(err.Error(), "player top failed startup check") {
 		t.Errorf("run with a broken bye player: %v, want a failed startup check of top", err)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/gamemill/gamemill/ringmaster"
-	"github.com/gamemill/gamemill/ringmaster/games"
+	"github.com/gamemill/gamemill/ringmaster/internal/rmtest"
 )
 
 // tuneControl is a tuning competition against faketune's opponent, whose
@@ -43,44 +43,24 @@ command = [%q, %s]
 
 // tuneRun runs the competition at path in chunks of maxGames games each
 // (-1: to the end) with parallel games at once, and returns the status of
-// the last run and the JSON report's tuner section.
+// the last run and the JSON report's tuner section. A run that warns
+// fails the test.
 func tuneRun(t *testing.T, path string, parallel int, maxGames ...int) (ringmaster.RunStatus, map[string]any) {
 	t.Helper()
-	var status ringmaster.RunStatus
-	for _, n := range maxGames {
-		rm, err := ringmaster.New(path, games.All()...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var display, errs strings.Builder
-		status, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: parallel, MaxGames: n, Quiet: true, Display: &display, Errors: &errs})
-		if err != nil {
-			t.Fatalf("run (max games %d): %v\n%s", n, err, errs.String())
-		}
-		if errs.Len() > 0 {
-			t.Errorf("run (max games %d) warned:\n%s", n, errs.String())
-		}
+	status, warned := rmtest.Run(t, path, parallel, maxGames...)
+	if warned != "" {
+		t.Error(warned)
 	}
 	return status, tunerJSON(t, path)
 }
 
 func tunerJSON(t *testing.T, path string) map[string]any {
 	t.Helper()
-	rm, err := ringmaster.New(path, games.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js strings.Builder
-	if err := rm.ShowJSON(context.Background(), &js); err != nil {
-		t.Fatal(err)
-	}
 	var rep map[string]any
-	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rmtest.ShowJSON(t, path, &rep)
 	tuner, ok := rep["tuner"].(map[string]any)
 	if !ok {
-		t.Fatalf("no tuner section in the JSON report:\n%s", js.String())
+		t.Fatalf("no tuner section in the JSON report: %v", rep)
 	}
 	return tuner
 }
@@ -375,14 +355,6 @@ func TestTuneReportsCandidates(t *testing.T) {
 	if strings.Contains(text, "missing from control file") {
 		t.Errorf("the tuning games show as a matchup:\n%s", text)
 	}
-	rm, err := ringmaster.New(path, games.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js strings.Builder
-	if err := rm.ShowJSON(context.Background(), &js); err != nil {
-		t.Fatal(err)
-	}
 	var rep struct {
 		Contest struct {
 			Issued     int `json:"games_issued"`
@@ -402,9 +374,7 @@ func TestTuneReportsCandidates(t *testing.T) {
 			Games int `json:"games"`
 		} `json:"players"`
 	}
-	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rmtest.ShowJSON(t, path, &rep)
 	if rep.Contest.Issued != 24 || len(rep.Contest.Candidates) != 24 || len(rep.Matchups) != 0 {
 		t.Fatalf("issued %d, %d candidates, %d matchups: want 24, 24, 0", rep.Contest.Issued, len(rep.Contest.Candidates), len(rep.Matchups))
 	}
@@ -441,12 +411,8 @@ func TestTuneRefusesChangedTemplate(t *testing.T) {
 	path := writeControl(t, dir, "tune.toml", ctl)
 	tuneRun(t, path, 1, 4)
 	writeControl(t, dir, "tune.toml", ctl+"environ = {TUNE = \"changed\"}\n")
-	rm, err := ringmaster.New(path, games.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var display, errs strings.Builder
-	_, err = rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, Display: &display, Errors: &errs})
+	_, err := rmtest.Load(t, path).Run(context.Background(), ringmaster.RunOptions{Parallel: 1, MaxGames: -1, Quiet: true, Display: &display, Errors: &errs})
 	if err == nil || !strings.Contains(err.Error(), "game tune_00000") || !strings.Contains(err.Error(), "template changed") {
 		t.Fatalf("resume with a changed template: %v, want a refusal naming game tune_00000", err)
 	}

@@ -272,13 +272,15 @@ func setLength(m *Msg, s string) bool {
 // patterns are tried in order; the first match wins. Each must match the
 // whole line (leading and trailing spaces aside).
 var patterns = []pattern{
-	{Rolls, regexp.MustCompile(`^` + name + ` rolls? ([1-6]) and ([1-6])\.$`), func(m *Msg, g []string) {
+	// BaldLies writes an opponent's roll "NAME rolled 3 and 1.".
+	{Rolls, regexp.MustCompile(`^` + name + ` (?:rolls?|rolled) ([1-6]) and ([1-6])\.$`), func(m *Msg, g []string) {
 		m.Name, m.Dice = g[1], [2]int{atoi(g[2]), atoi(g[3])}
 	}},
 	{FirstRoll, regexp.MustCompile(`^` + name + ` rolled ([1-6]), ` + name + ` rolled ([1-6])\.?$`), func(m *Msg, g []string) {
 		m.Name, m.Other, m.Dice = g[1], g[3], [2]int{atoi(g[2]), atoi(g[4])}
 	}},
-	{Moves, regexp.MustCompile(`^` + name + ` moves ((?:(?:bar|\d+)-(?:off|\d+) ?)+)\.?$`), func(m *Msg, g []string) {
+	// BaldLies bears off to "home" ("5-home").
+	{Moves, regexp.MustCompile(`^` + name + ` moves ((?:(?:bar|\d+)-(?:off|home|\d+) ?)+)\.?$`), func(m *Msg, g []string) {
 		var err error
 		if m.Steps, err = ParseSteps(g[2]); err != nil {
 			m.Kind, m.Text = Unknown, err.Error()
@@ -361,7 +363,9 @@ var patterns = []pattern{
 var starPatterns = []pattern{
 	{MatchStarted, regexp.MustCompile(`^You are now playing ` + matchLen + ` match with ` + name + `\.?$`), func(m *Msg, g []string) {
 		if setLength(m, g[1]) {
-			m.Name = g[2]
+			// The name pattern takes dots; the sentence's full stop is no
+			// part of the name.
+			m.Name = strings.TrimSuffix(g[2], ".")
 		}
 	}},
 	{MatchStarted, regexp.MustCompile(`^Player ` + name + ` has joined you for ` + matchLen + ` match\.$`), func(m *Msg, g []string) {

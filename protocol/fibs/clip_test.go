@@ -115,6 +115,11 @@ var transcript = []struct {
 		eq(t, m.Board.OpponentScore, 1)
 	}},
 	{"gibbon", "gflohr rolls 3 and 1.", Rolls, func(t *testing.T, m Msg) { eq(t, m.Name, "gflohr"); eq(t, m.Dice, [2]int{3, 1}) }},
+	// BaldLies (lib/BaldLies/Session/Message/play.pm) writes the
+	// opponent's roll in the past tense and bears off to "home".
+	{"baldlies", "gflohr rolled 3 and 1.", Rolls, func(t *testing.T, m Msg) { eq(t, m.Name, "gflohr"); eq(t, m.Dice, [2]int{3, 1}) }},
+	{"baldlies", "gflohr moves 5-home 3-home .", Moves, func(t *testing.T, m Msg) { eq(t, FormatSteps(m.Steps), "5-off 3-off") }},
+	{"baldlies", "** You are now playing a 3 point match with gflohr.", MatchStarted, func(t *testing.T, m Msg) { eq(t, m.Name, "gflohr"); eq(t, m.N, 3) }},
 	{"gibbon", "You roll 6 and 4.", Rolls, func(t *testing.T, m Msg) { eq(t, m.Name, You); eq(t, m.Dice, [2]int{6, 4}) }},
 	{"gibbon", "gflohr moves 8-5 6-5 .", Moves, func(t *testing.T, m Msg) { eq(t, FormatSteps(m.Steps), "8-5 6-5") }},
 	{"gibbon", "gflohr moves 17-20 17-20 19-20 19-20 .", Moves, func(t *testing.T, m Msg) { eq(t, len(m.Steps), 4) }},

@@ -66,7 +66,7 @@ type fakeFIBS struct {
 	// aliceDoubles, when set, is asked at each of alice's turns whether
 	// she doubles.
 	aliceDoubles func(st *bg.State) bool
-	safe         bool // alice plays her safest move, not her first
+	safe         bool     // alice plays her safest move, not her first
 	resigned     []string // what the bridge answered alice's offers
 	botResigned  string   // the bridge's resignation command, if any
 }

@@ -111,7 +111,6 @@ type Server struct {
 	// flushLocked: a command's answers go out after its match is saved.
 	holding bool
 	heldBy  []*client
-	wg      sync.WaitGroup
 }
 
 // New makes a server on the store st, logging to logger; Run serves it.
@@ -619,7 +618,7 @@ func (s *Server) whoLocked(c *client, raw bool) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	c.send("  name                    rating   exp   idle  playing with")
+	c.send(fmt.Sprintf("  %-20s %9s %5s %6s  %s", "name", "rating", "exp", "idle", "playing with"))
 	for _, n := range names {
 		u := s.users[n]
 		flag := "-"
@@ -759,11 +758,7 @@ func (s *Server) listenTCP(ctx context.Context, l net.Listener) {
 			go refuse(conn, err.Error())
 			continue
 		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.serveConn(ctx, conn, addr)
-		}()
+		go s.serveConn(ctx, conn, addr)
 	}
 }
 
@@ -817,8 +812,6 @@ func (s *Server) wsHandler(ctx context.Context) http.Handler {
 			return
 		}
 		ws.SetReadLimit(int64(s.cfg.MaxLine) * 4)
-		s.wg.Add(1)
-		defer s.wg.Done()
 		s.serveConn(ctx, fibs.NewWSConn(ws), r.RemoteAddr)
 	})
 }
@@ -869,12 +862,29 @@ func (s *Server) Run(ctx context.Context, tcp, ws net.Listener) error {
 	}
 	<-ctx.Done()
 	s.shutdown()
+	s.waitConns(5 * time.Second)
 	select {
 	case err := <-errs:
 		return err
 	default:
 		return nil
 	}
+}
+
+// waitConns waits, at most for limit, until every connection has ended
+// (after shutdown closed them): the caller may then close the store.
+func (s *Server) waitConns(limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		n := s.conns
+		s.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.log.Printf("stopping with connections still open after %v", limit)
 }
 
 // shutdown saves every match in progress and closes every connection.
