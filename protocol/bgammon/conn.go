@@ -2,6 +2,7 @@ package bgammon
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -104,6 +105,13 @@ func (t *tcpConn) ReadLine() (string, error) {
 			return string(b), nil
 		}
 	}
+}
+
+// LineBuffered reports whether a whole line has arrived and waits to be
+// read, so that ReadLine will not block.
+func (t *tcpConn) LineBuffered() bool {
+	b, _ := t.r.Peek(t.r.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 func (t *tcpConn) WriteLine(line string) error {

@@ -314,16 +314,22 @@ func (d *Driver) session(ctx context.Context, c *Client) error {
 				if d.m == nil {
 					continue
 				}
-				if strings.EqualFold(e.Player, d.me) {
+				switch {
+				case strings.EqualFold(e.Player, d.me) && d.m.rec == nil:
+					d.m = nil // out of a match nobody had joined
+				case strings.EqualFold(e.Player, d.me):
 					// The server took us out of an unfinished match:
 					// the opponent stayed away too long.
-					if d.m.rec != nil {
-						d.m.rec.forfeit(1, "left the match")
-					}
+					d.m.rec.forfeit(1, "left the match")
 					if err := d.finish(c, "ended by the server"); err != nil {
 						return err
 					}
-				} else {
+				case d.m.rec != nil && d.m.rec.b.State().GameState == bg.GameNone:
+					// Gone before the first roll: the seat is free for
+					// another opponent, with a record of its own.
+					d.opt.Logf("%s left before the first roll", e.Player)
+					d.m.rec, d.m.opp = nil, ""
+				default:
 					d.opt.Logf("%s left the match; waiting for a return", e.Player)
 				}
 			case Notice:
@@ -531,7 +537,9 @@ func (d *Driver) finish(c *Client, how string) error {
 	d.m = nil
 	d.played++
 	d.opt.Logf("match %d with %s over (%s); %d played", m.id, m.opp, how, d.played)
-	if m.rec != nil && d.opt.Records != "" {
+	if m.rec != nil && len(m.rec.match().Games) == 0 {
+		d.opt.Logf("no record: %v", m.rec.err)
+	} else if m.rec != nil && d.opt.Records != "" {
 		path, err := d.writeRecord(m)
 		if err != nil {
 			d.opt.Logf("record: %v", err)

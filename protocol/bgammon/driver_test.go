@@ -1,9 +1,11 @@
 package bgammon_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -311,5 +313,52 @@ func TestBgammonEngineMoves(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatalf("the driver played on without its engine\n%s", broken.log.String())
+	}
+}
+
+// An opponent who joins and leaves before the first roll leaves the
+// seat to the next, and the record names the one who played.
+func TestBgammonOpponentLeavesBeforeTheFirstRoll(t *testing.T) {
+	srv, err := bgammontest.Start(bgammontest.Options{Seed: 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	bot := start(ctx, t, srv.TCPAddr(), "bot", bgammon.Policy{Create: 1}, dir, bgbot(t))
+	// A passer-by logs in, waits for the bot's match, then joins and
+	// leaves it in one write, which the server handles at once.
+	raw, err := net.Dial("tcp", strings.TrimPrefix(srv.TCPAddr(), "bgammon+tcp://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	lines := bufio.NewScanner(raw)
+	fmt.Fprintf(raw, "loginjson t/en ghost x\n")
+	for listed := false; !listed; {
+		fmt.Fprintf(raw, "list\n")
+		for lines.Scan() {
+			ev, _ := bgammon.ParseEvent(lines.Text())
+			if l, ok := ev.(bgammon.List); ok {
+				listed = len(l.Games) == 1 && l.Games[0].Players == 1
+				break
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := raw.Write([]byte("join 1\nleave\n")); err != nil {
+		t.Fatal(err)
+	}
+	opp := start(ctx, t, srv.TCPAddr(), "rival", bgammon.Policy{Join: true}, "", bgbot(t))
+	bot.wait(t, time.Minute)
+	opp.wait(t, 10*time.Second)
+	got := recordtest.Replayed(t, recordtest.Load(t, mat.Read, bot.d.Records[0]))
+	if got.Players != [2]string{"bot", "rival"} || got.Comment != "" {
+		t.Fatalf("record: players %q, comment %q\n%s", got.Players, got.Comment, bot.log.String())
+	}
+	if !strings.Contains(bot.log.String(), "ghost left before the first roll") {
+		t.Errorf("the passer-by was not seen leaving:\n%s", bot.log.String())
 	}
 }

@@ -195,17 +195,28 @@ func (s *Server) serve(conn bgammon.Conn, tcp bool) {
 		delete(s.clients, c)
 		s.mu.Unlock()
 	}()
+	// Lines that arrived together are handled together, before any
+	// other client's: a test can have two commands take effect at once.
+	buffered, _ := conn.(interface{ LineBuffered() bool })
 	for {
 		line, err := conn.ReadLine()
 		if err != nil {
 			return
 		}
 		s.mu.Lock()
-		c.lastSeen = time.Now()
-		s.command(c, strings.TrimSpace(line))
+		for {
+			c.lastSeen = time.Now()
+			s.command(c, strings.TrimSpace(line))
+			if c.closed || buffered == nil || !buffered.LineBuffered() {
+				break
+			}
+			if line, err = conn.ReadLine(); err != nil {
+				break
+			}
+		}
 		closed := c.closed
 		s.mu.Unlock()
-		if closed {
+		if closed || err != nil {
 			return
 		}
 	}
@@ -430,6 +441,10 @@ func (s *Server) gone(c *client) {
 	}
 	g.seats[c.seat] = nil
 	c.g = nil
+	if g.b != nil && g.b.State().GameState == bg.GameNone && g.opening == [2]int{} {
+		// Nothing rolled yet: the seat is free for anyone.
+		g.b, g.names = nil, [2]string{}
+	}
 	if other := g.seats[1-c.seat]; other != nil {
 		s.send(other, map[string]any{"Type": "left", "Player": c.name})
 	}
