@@ -158,7 +158,7 @@ func (r *Ringmaster) Run(ctx context.Context, opts RunOptions) (RunStatus, error
 	} else if n > 0 {
 		ev.printf("stopped %d process(es) left running by an earlier run that died", n)
 	}
-	engines := &engineRegistry{path: r.EnginesPath(), running: map[int]player.Record{}}
+	engines := &engineRegistry{path: r.EnginesPath()}
 	if err := r.checkConsistency(ctx, st); err != nil {
 		return Stopped, err
 	}

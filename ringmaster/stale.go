@@ -1,24 +1,34 @@
 package ringmaster
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"sync"
 
 	"github.com/gamemill/gamemill/player"
 )
 
-// engineRegistry keeps CODE.engines: the engines a run has running, as
-// player.Records, rewritten (atomically) at each launch and close. A run
-// that dies without closing its engines (SIGKILL) leaves the file behind;
-// the next run hands it to player.StopStale before it starts anything.
+// engineRegistry keeps CODE.engines: the engines a run has running, as a
+// journal of JSON lines, one player.Record appended at each launch and
+// one closing line ({"token": ..., "closed": true}) at each close, each
+// in one write to a file kept open; the file goes when no engine runs. A
+// run that dies without closing its engines (SIGKILL) leaves the file
+// behind; the next run hands the engines it lists as still running to
+// player.StopStale before it starts anything.
 type engineRegistry struct {
 	path    string
 	mu      sync.Mutex
-	running map[int]player.Record // by process group id
+	running map[string]bool // tokens of the engines running
+	f       *os.File        // the journal while it is open
+}
+
+// journalLine is one line of CODE.engines.
+type journalLine struct {
+	player.Record
+	Closed bool `json:"closed,omitempty"`
 }
 
 // stopStaleEngines stops what a dead run left, as CODE.engines lists it,
@@ -31,8 +41,8 @@ func stopStaleEngines(path string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read %s: %w", path, err)
 	}
-	var records []player.Record
-	if err := json.Unmarshal(data, &records); err != nil {
+	records, err := runningEngines(data)
+	if err != nil {
 		// A damaged list cannot name anything safely; drop it.
 		return 0, os.Remove(path)
 	}
@@ -41,6 +51,44 @@ func stopStaleEngines(path string) (int, error) {
 		err = rerr
 	}
 	return n, err
+}
+
+// runningEngines reads CODE.engines: the engines launched and not closed,
+// in launch order. A line that does not parse (a write cut short) is
+// skipped; a list written as one JSON array, as older runs wrote it, is
+// read as it is.
+func runningEngines(data []byte) ([]player.Record, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		var records []player.Record
+		if err := json.Unmarshal(t, &records); err != nil {
+			return nil, err
+		}
+		return records, nil
+	}
+	var order []string
+	byToken := map[string]player.Record{}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var l journalLine
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &l) != nil || l.Token == "" {
+			continue
+		}
+		if l.Closed {
+			delete(byToken, l.Token)
+			continue
+		}
+		if _, dup := byToken[l.Token]; !dup {
+			order = append(order, l.Token)
+		}
+		byToken[l.Token] = l.Record
+	}
+	var records []player.Record
+	for _, tok := range order {
+		if r, ok := byToken[tok]; ok {
+			records = append(records, r)
+			delete(byToken, tok)
+		}
+	}
+	return records, nil
 }
 
 // track lists a launched engine until it is closed: the player returned
@@ -53,13 +101,20 @@ func (r *engineRegistry) track(p player.Player) player.Player {
 	}
 	rec := proc.Record()
 	r.mu.Lock()
-	r.running[rec.PGID] = rec
-	r.writeLocked()
+	if r.running == nil {
+		r.running = map[string]bool{}
+	}
+	r.running[rec.Token] = true
+	r.appendLocked(journalLine{Record: rec})
 	r.mu.Unlock()
 	return &trackedPlayer{Player: p, forget: func() {
 		r.mu.Lock()
-		delete(r.running, rec.PGID)
-		r.writeLocked()
+		delete(r.running, rec.Token)
+		if len(r.running) == 0 {
+			r.removeLocked()
+		} else {
+			r.appendLocked(journalLine{Record: player.Record{PGID: rec.PGID, Token: rec.Token}, Closed: true})
+		}
 		r.mu.Unlock()
 	}}
 }
@@ -79,17 +134,28 @@ func (t *trackedPlayer) Close() error {
 	return err
 }
 
-func (r *engineRegistry) writeLocked() {
-	if len(r.running) == 0 {
-		os.Remove(r.path)
+// appendLocked adds one line to the journal, opening it if need be. A
+// failure here only weakens the clean-up after a crash.
+func (r *engineRegistry) appendLocked(l journalLine) {
+	if r.f == nil {
+		f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return
+		}
+		r.f = f
+	}
+	data, err := json.Marshal(l)
+	if err != nil {
 		return
 	}
-	list := make([]player.Record, 0, len(r.running))
-	for _, rec := range r.running {
-		list = append(list, rec)
+	r.f.Write(append(data, '\n'))
+}
+
+// removeLocked removes the journal once no engine runs.
+func (r *engineRegistry) removeLocked() {
+	if r.f != nil {
+		r.f.Close()
+		r.f = nil
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].PGID < list[j].PGID })
-	data, _ := json.Marshal(list)
-	// A failure here only weakens the clean-up after a crash.
-	writeFileAtomic(r.path, data)
+	os.Remove(r.path)
 }
