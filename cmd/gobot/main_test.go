@@ -42,7 +42,8 @@ func TestRequiredCommands(t *testing.T) {
 	r := session(t, []string{"--playouts", "50"}, "list_commands")
 	for _, c := range []string{"protocol_version", "name", "version", "known_command", "list_commands", "quit",
 		"boardsize", "clear_board", "komi", "play", "genmove", "final_score", "final_status_list",
-		"kgs-genmove_cleanup", "time_settings", "time_left", "fixed_handicap", "set_free_handicap", "undo"} {
+		"kgs-genmove_cleanup", "time_settings", "time_left", "fixed_handicap", "set_free_handicap", "undo",
+		"place_free_handicap", "reg_genmove", "loadsgf", "printsgf", "gogui-analyze_commands", "lz-analyze", "kata-analyze"} {
 		if !strings.Contains(r[0]+"\n", "\n"+c+"\n") && !strings.HasPrefix(r[0], "= "+c+"\n") {
 			t.Errorf("list_commands lacks %s", c)
 		}
@@ -132,6 +133,39 @@ func (p *proc) ask(cmd string) string {
 		p.t.Fatalf("%s: %s", cmd, resp)
 	}
 	return strings.TrimSpace(resp[1:])
+}
+
+// TestBinaryAnalysis: the program streams lz-analyze until the empty
+// line Sabaki sends to stop it, and goes on serving.
+func TestBinaryAnalysis(t *testing.T) {
+	p := startGobot(t, "--playouts", "50")
+	p.ask("boardsize 9")
+	fmt.Fprintln(p.in, "lz-analyze B 5")
+	for i := 0; i < 2; i++ {
+		l, err := p.out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"=\n", "info move "}[i]; !strings.HasPrefix(l, want) {
+			t.Fatalf("line %d of the analysis: %q, want %q...", i, l, want)
+		}
+	}
+	fmt.Fprintln(p.in)
+	for {
+		l, err := p.out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l == "\n" {
+			break
+		}
+		if !strings.HasPrefix(l, "info move ") {
+			t.Fatalf("analysis line %q", l)
+		}
+	}
+	if got := p.ask("name"); got != "gobot" {
+		t.Errorf("name: %q", got)
+	}
 }
 
 // TestBinaryGame plays a whole 9x9 game between two gobot processes over

@@ -61,6 +61,8 @@ type Engine struct {
 	timeSet   bool             // time_settings was given
 	spent     [3]time.Duration // by colour, on genmove since time_settings
 	mainTime  time.Duration    // from time_settings
+	budget    time.Duration    // the last genmove's time budget (0: none)
+	overshoot time.Duration    // average time a move took beyond its budget
 	byoTime   time.Duration
 	byoStones int
 
@@ -290,9 +292,11 @@ func (e *Engine) moveBudget(c Color) time.Duration {
 
 // clockShare returns the share of c's clock for one move, or false when
 // there is no clock. In overtime it is 80% of the period's time over its
-// stones; in main time, the time left over the moves likely left
-// (max(15, empty points / 3)), plus half an overtime move's share when
-// overtime follows (what the main time lacks the period makes up).
+// stones; in main time with overtime to follow, the time left over
+// max(15, empty points / 3) moves plus half an overtime move's share
+// (what the main time lacks the period makes up); in sudden death, the
+// time left over max(20, empty points / 2) moves. Less the lag and what
+// moves have lately taken beyond their budget.
 func (e *Engine) clockShare(c Color) (time.Duration, bool) {
 	left, stones, ok := e.timeLeft(c)
 	if !ok {
@@ -304,12 +308,14 @@ func (e *Engine) clockShare(c Color) (time.Duration, bool) {
 	} else {
 		b := e.game.Board()
 		empty := e.size*e.size - len(b.Stones(black)) - len(b.Stones(white))
-		share = left / time.Duration(max(empty/3, 15))
 		if e.byoTime > 0 && e.byoStones > 0 {
-			share += e.byoTime * 8 / 10 / time.Duration(e.byoStones) / 2
+			share = left/time.Duration(max(empty/3, 15)) + e.byoTime*8/10/time.Duration(e.byoStones)/2
+		} else {
+			// Sudden death: nothing comes after, so plan for more moves.
+			share = left / time.Duration(max(empty/2, 20))
 		}
 	}
-	return max(share-lag, 5*time.Millisecond), true
+	return max(share-lag-e.overshoot, 5*time.Millisecond), true
 }
 
 // timeLeft returns what c's clock holds: time_left's figures, else
@@ -401,8 +407,15 @@ type Result struct {
 func (e *Engine) GenMove(ctx context.Context, c Color, cleanup bool) (Result, error) {
 	old, before := e.game, e.game.Moves()
 	start := time.Now()
+	e.budget = 0
 	r, err := e.choose(ctx, c, cleanup)
-	e.spent[c] += time.Since(start)
+	took := time.Since(start)
+	e.spent[c] += took
+	if e.budget > 0 {
+		// What a move takes beyond its budget (setting up the search,
+		// the simulation in flight) is kept back from later budgets.
+		e.overshoot = (3*e.overshoot + max(took-e.budget, 0)) / 4
+	}
 	if err != nil || r.Resign {
 		e.game = old
 		return r, err
@@ -471,6 +484,7 @@ func (e *Engine) choose(ctx context.Context, c Color, cleanup bool) (Result, err
 	var deadline time.Time
 	if b := e.moveBudget(c); b > 0 {
 		deadline = time.Now().Add(b)
+		e.budget = b
 	}
 	s.run(ctx, e.cfg.Threads, n, deadline, e.cfg.Seed^uint64(e.moves)*0x9e3779b97f4a7c15)
 	if err := ctx.Err(); err != nil {

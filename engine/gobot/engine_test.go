@@ -269,6 +269,10 @@ func TestMoveBudget(t *testing.T) {
 	if got := e.moveBudget(black); got != 5*time.Millisecond {
 		t.Errorf("nearly out of time: budget %v, want the 5ms floor", got)
 	}
+	e.SetTimeLeft(black, 80*time.Second, 0) // 81 empty points: 40 moves
+	if got, want := e.moveBudget(black), 2*time.Second-lag; got != want {
+		t.Errorf("sudden death: budget %v, want %v", got, want)
+	}
 	e.SetTime(0, 10*time.Second, 0) // GTP's no time limit
 	e.SetTimeLeft(black, time.Second/10, 0)
 	if got := e.moveBudget(black); got != 10*time.Second {

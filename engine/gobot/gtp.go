@@ -22,7 +22,7 @@ const (
 // version 2 (boardsize, clear_board, komi, play, genmove), handicaps
 // (fixed_handicap, place_free_handicap, set_free_handicap), final_score,
 // final_status_list, kgs-genmove_cleanup, reg_genmove, time_settings,
-// time_left, loadsgf, printsgf, showboard, undo, and the analysis
+// time_left, loadsgf, printsgf, list_stones, captures, showboard, undo, and the analysis
 // commands (gogui-analyze_commands and the commands it lists, lz-analyze,
 // kata-analyze). On this server lz-analyze and kata-analyze answer one
 // report after the interval; Serve streams them until the next command.
@@ -178,6 +178,26 @@ func NewServer(e *Engine) *protocol.Server {
 	})
 	s.HandleFunc("showboard", func(context.Context, []string) (string, error) {
 		return "\n" + e.Game().Board().String(), nil
+	})
+	s.HandleFunc("list_stones", func(_ context.Context, args []string) (string, error) {
+		if len(args) != 1 {
+			return "", fmt.Errorf("%w: list_stones takes a colour", protocol.ErrArgs)
+		}
+		c, err := parseColor(args[0])
+		if err != nil {
+			return "", err
+		}
+		return vertices(e.Game().Board().Stones(c)), nil
+	})
+	s.HandleFunc("captures", func(_ context.Context, args []string) (string, error) {
+		if len(args) != 1 {
+			return "", fmt.Errorf("%w: captures takes a colour", protocol.ErrArgs)
+		}
+		c, err := parseColor(args[0])
+		if err != nil {
+			return "", err
+		}
+		return strconv.Itoa(e.Game().Captured(c)), nil
 	})
 	s.HandleFunc("place_free_handicap", func(_ context.Context, args []string) (string, error) {
 		if len(args) != 1 {

@@ -244,7 +244,7 @@ func (s *searcher) run(ctx context.Context, threads, n int, deadline time.Time, 
 			defer wg.Done()
 			var path []*node
 			var seq []played
-			for k := 0; ; k++ {
+			for {
 				s.mu.Lock()
 				done := (n > 0 && s.started >= n) || s.stop
 				s.started++
@@ -252,7 +252,9 @@ func (s *searcher) run(ctx context.Context, threads, n int, deadline time.Time, 
 				if done || ctx.Err() != nil {
 					return
 				}
-				if !deadline.IsZero() && k%16 == 0 && time.Now().After(deadline) {
+				// Every simulation: at a short clock one batch of them
+				// may be all the time there is.
+				if !deadline.IsZero() && time.Now().After(deadline) {
 					return
 				}
 				path, seq = s.simulate(w, path, seq)
