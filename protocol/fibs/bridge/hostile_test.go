@@ -3,6 +3,7 @@ package bridge
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -18,6 +19,7 @@ import (
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/formats/fibsboard"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/internal/syncbuf"
 	"github.com/gamemill/gamemill/player"
@@ -404,4 +406,47 @@ func TestBridgeReinvitesOpponentWhoLeaves(t *testing.T) {
 	c.send("** You invited alice to resume a saved match.", "alice has joined you. Your running match was loaded.",
 		"alice leaves. The game was saved.")
 	c.expect("invite alice")
+}
+
+// A bridge killed after sending its move resumes with the move pending;
+// the server's "** You have 1 saved match(es)" at login is no refusal of
+// that move: the resumed board shows the move taken, and the record goes
+// on (the bridge used to drop the move at the error and lose the record).
+func TestBridgeKeepsPendingMoveThroughLoginErrors(t *testing.T) {
+	srv := newScriptServer(t)
+	b, logs := testBridge(t, srv.url(), nil)
+	rb := record.NewBuilder([2]string{"bot", "alice"}, record.DefaultRules(5))
+	if err := rb.Roll(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	mv := rb.State().LegalMoves()[0]
+	saved := &Bridge{opt: b.opt, log: log.New(io.Discard, "", 0), cur: &matchState{Server: b.opt.Server, Opponent: "alice", b: rb, Pending: &mv}}
+	saved.saveState()
+	// The server's board: the move taken, alice on roll.
+	after := *rb.State()
+	if err := after.Play(mv); err != nil {
+		t.Fatal(err)
+	}
+	board := fibsboard.FromState(&after, 0, "bot", "alice").String()
+	start(t, b, logs)
+	c := srv.accept(t)
+	c.login("alice")
+	c.expect("invite alice")
+	c.send("** You have 1 saved match(es): type 'show saved'.", "** You invited alice to resume a saved match.",
+		"alice has joined you. Your running match was loaded.", board)
+	// The record takes the move: one game, its first action the roll and
+	// move.
+	moved := func() bool {
+		data, err := os.ReadFile(b.opt.StateFile)
+		var ms matchState
+		if err != nil || json.Unmarshal(data, &ms) != nil || ms.Partial || ms.Record == nil || len(ms.Record.Games) != 1 {
+			return false
+		}
+		a := ms.Record.Games[0].Actions
+		return ms.Pending == nil && len(a) == 1 && a[0].Kind == record.Move
+	}
+	waitUntil(t, 20*time.Second, func() bool { return moved() || strings.Contains(logs.String(), "without writing") })
+	if !moved() {
+		t.Fatal("the bridge lost the record at the resumed board")
+	}
 }

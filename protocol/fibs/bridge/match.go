@@ -191,7 +191,10 @@ func (b *Bridge) handle(ctx context.Context, m fibs.Msg) error {
 	}
 	if m.Kind == fibs.Error {
 		b.logf("server: %s", m.Raw)
-		if mt.Pending != nil {
+		// Only an error in the match's flow answers our move: one before
+		// the match is resumed ("You have 1 saved match") does not, and
+		// the resumed board says whether the move was taken.
+		if mt.Pending != nil && b.active && !mt.verify {
 			b.logf("the server refused our move")
 			mt.Pending = nil
 		}
@@ -316,10 +319,10 @@ func (b *Bridge) onBoard(ctx context.Context, m fibs.Msg, wasPlaying bool) error
 	mt.Pending = nil
 	if !b.checkBoard(bd) {
 		switch {
+		case b.catchUpMove(bd):
 		case mt.verify:
 			b.logf("the resumed match is not where this bridge's record left it: playing on without writing a record")
 			mt.Partial = true
-		case b.catchUpMove(bd):
 		default:
 			b.logf("the record cannot reach the server's board: playing on without writing a record")
 			mt.Partial = true
