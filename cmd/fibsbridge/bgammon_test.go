@@ -53,7 +53,7 @@ func TestBgammonFibsbridgePlaysAMatch(t *testing.T) {
 			if via == "ws" {
 				addr = srv.WSAddr()
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			opp := bgammonOpponent(ctx, t, addr)
 			dir := t.TempDir()

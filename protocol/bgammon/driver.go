@@ -363,9 +363,10 @@ func (d *Driver) board(ctx context.Context, c *Client, st *GameState) error {
 		}
 	}
 	if m.rec != nil {
+		before := m.rec.err
 		m.rec.board(st)
-		if err := m.rec.err; err != nil && m.last != nil && m.last.Winner == 0 {
-			d.opt.Logf("record out of step: %v", err)
+		if m.rec.err != nil && before == nil {
+			d.opt.Logf("record out of step: %v", m.rec.err)
 		}
 	}
 	m.last = st
@@ -440,6 +441,11 @@ func (d *Driver) act(ctx context.Context, c *Client, st *GameState) error {
 		}
 		es, _ := st.State()
 		a, err := d.eng.Take(ctx, es)
+		if err != nil && a == bg.Beaver {
+			// A beaver where the rules allow none is taken as a take.
+			d.opt.Logf("%v; taking", err)
+			err = nil
+		}
 		if err != nil {
 			return &EngineError{Decision: "take", Err: err}
 		}

@@ -111,6 +111,10 @@ func (r *run) wait(t *testing.T, d time.Duration) {
 	}
 }
 
+// slow bounds a whole match: a few seconds on an idle machine, minutes
+// under the race detector on a loaded one. A hang still fails.
+const slow = 5 * time.Minute
+
 func swapped(m *record.Match) *record.Match {
 	c := m.Clone()
 	c.Players = [2]string{m.Players[1], m.Players[0]}
@@ -151,13 +155,13 @@ func playMatch(t *testing.T, opt bgammontest.Options, ws bool, length int) (stri
 			t.Log(opp.log.String())
 		}
 	}()
-	bot.wait(t, 90*time.Second)
+	bot.wait(t, slow)
 	defer func() {
 		if t.Failed() {
 			t.Log(opp.log.String())
 		}
 	}()
-	opp.wait(t, 10*time.Second)
+	opp.wait(t, time.Minute)
 
 	if bot.d.Played() != 1 || len(bot.d.Records) != 1 {
 		t.Fatalf("bot played %d matches, wrote %q\n%s", bot.d.Played(), bot.d.Records, bot.log.String())
@@ -289,8 +293,8 @@ func TestBgammonEngineMoves(t *testing.T) {
 	defer cancel()
 	bot := start(ctx, t, srv.TCPAddr(), "bot", bgammon.Policy{Create: 1}, t.TempDir(), &badMoves{Engine: bgbot(t)})
 	opp := start(ctx, t, srv.TCPAddr(), "rival", bgammon.Policy{Join: true}, "", bgbot(t))
-	bot.wait(t, time.Minute)
-	opp.wait(t, 10*time.Second)
+	bot.wait(t, slow)
+	opp.wait(t, time.Minute)
 	if !strings.Contains(bot.log.String(), "is not legal") {
 		t.Errorf("the illegal move was not noticed:\n%s", bot.log.String())
 	}
@@ -311,7 +315,7 @@ func TestBgammonEngineMoves(t *testing.T) {
 		if !errors.As(err, &ee) {
 			t.Fatalf("err = %v, want an EngineError", err)
 		}
-	case <-time.After(time.Minute):
+	case <-time.After(slow):
 		t.Fatalf("the driver played on without its engine\n%s", broken.log.String())
 	}
 }
@@ -352,8 +356,8 @@ func TestBgammonOpponentLeavesBeforeTheFirstRoll(t *testing.T) {
 		t.Fatal(err)
 	}
 	opp := start(ctx, t, srv.TCPAddr(), "rival", bgammon.Policy{Join: true}, "", bgbot(t))
-	bot.wait(t, time.Minute)
-	opp.wait(t, 10*time.Second)
+	bot.wait(t, slow)
+	opp.wait(t, time.Minute)
 	got := recordtest.Replayed(t, recordtest.Load(t, mat.Read, bot.d.Records[0]))
 	if got.Players != [2]string{"bot", "rival"} || got.Comment != "" {
 		t.Fatalf("record: players %q, comment %q\n%s", got.Players, got.Comment, bot.log.String())
