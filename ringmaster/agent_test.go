@@ -31,13 +31,15 @@ func python3(t *testing.T) string {
 	return p
 }
 
-func agentResults(t *testing.T, ctl string) []store.GameResult {
+// agentResults runs a competition, parallel games at once, and returns
+// its results.
+func agentResults(t *testing.T, ctl string, parallel int) []store.GameResult {
 	t.Helper()
 	rm, err := ringmaster.New(ctl, games.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := quietRun(t, rm, 2); err != nil {
+	if _, err := quietRun(t, rm, parallel); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -75,7 +77,7 @@ func TestAgentExamplePlays(t *testing.T) {
 		games = 2
 	}
 	text := strings.Replace(string(example), "number_of_games = 100", "number_of_games = "+strconv.Itoa(games), 1)
-	results := agentResults(t, writeControl(t, dir, "agent-random.toml", text))
+	results := agentResults(t, writeControl(t, dir, "agent-random.toml", text), 2)
 	if len(results) != games {
 		t.Fatalf("%d games played, want %d", len(results), games)
 	}
@@ -110,7 +112,7 @@ args = ["--level", "net", "--plies", "0"]
 players = ["bad", "bgbot"]
 number_of_games = 2
 `)
-	results := agentResults(t, ctl)
+	results := agentResults(t, ctl, 2)
 	if len(results) != 2 {
 		t.Fatalf("%d games", len(results))
 	}
@@ -150,7 +152,9 @@ command = ["`+py+`", "`+agentPath+`", "`+logs[1]+`", "2"]
 players = ["one", "two"]
 number_of_games = 2
 `)
-	for _, r := range agentResults(t, ctl) {
+	// One game at a time: each player's agents append to one log, and
+	// the second request of doubles is checked against the line before.
+	for _, r := range agentResults(t, ctl, 1) {
 		if r.Winner == "" || r.ForfeitBy != "" {
 			t.Errorf("game %s: winner %q, forfeit by %q (%s)", r.GameID, r.Winner, r.ForfeitBy, r.Detail)
 		}
