@@ -366,3 +366,41 @@ func TestBgammonOpponentLeavesBeforeTheFirstRoll(t *testing.T) {
 		t.Errorf("the passer-by was not seen leaving:\n%s", bot.log.String())
 	}
 }
+
+// A bot restarted in the middle of a match is put back in it by the
+// server, plays it to the end and counts it; the record it could not
+// follow from the start is not written.
+func TestBgammonRestartedBotFinishesTheMatch(t *testing.T) {
+	srv, err := bgammontest.Start(bgammontest.Options{Seed: 17, DropAfterMoves: map[string]int{"bot": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	firstCtx, stopFirst := context.WithCancel(ctx)
+	first := bgammon.NewDriver(bgammon.Options{Server: srv.TCPAddr(), Login: bgammon.Login{Client: "t/en", User: "bot"},
+		Policy: bgammon.Policy{Create: 3}, Matches: 1, MaxBackoff: time.Minute}, bgbot(t))
+	firstDone := make(chan error, 1)
+	go func() { firstDone <- first.Run(firstCtx) }()
+	opp := start(ctx, t, srv.TCPAddr(), "rival", bgammon.Policy{Join: true}, "", bgbot(t))
+	for !srv.Dropped("bot") {
+		select {
+		case err := <-firstDone:
+			t.Fatalf("the first bot ended before its connection was dropped: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	stopFirst() // it waits a second before reconnecting: stopped before then
+	<-firstDone
+	dir := t.TempDir()
+	second := start(ctx, t, srv.TCPAddr(), "bot", bgammon.Policy{Create: 3}, dir, bgbot(t))
+	second.wait(t, slow)
+	opp.wait(t, time.Minute)
+	if second.d.Played() != 1 || len(second.d.Records) != 0 || len(srv.Finished()) != 1 {
+		t.Fatalf("played %d, records %q, server finished %d\n%s", second.d.Played(), second.d.Records, len(srv.Finished()), second.log.String())
+	}
+	if !strings.Contains(second.log.String(), "in progress when the bot arrived") {
+		t.Errorf("no word of the match in progress:\n%s", second.log.String())
+	}
+}
