@@ -116,8 +116,10 @@ func (e *Engine) SetSize(n int) error {
 // Size returns the board size.
 func (e *Engine) Size() int { return e.size }
 
-// Clear empties the board.
+// Clear empties the board for a new game: the clocks start again from
+// time_settings.
 func (e *Engine) Clear() error {
+	e.spent, e.clock, e.overshoot = [3]time.Duration{}, [3]clock{}, 0
 	return e.restart(setup{})
 }
 
@@ -291,7 +293,7 @@ func (e *Engine) moveBudget(c Color) time.Duration {
 }
 
 // clockShare returns the share of c's clock for one move, or false when
-// there is no clock. In overtime it is 80% of the period's time over its
+// there is no clock. In overtime it is 70% of the period's time over its
 // stones; in main time with overtime to follow, the time left over
 // max(15, empty points / 3) moves plus half an overtime move's share
 // (what the main time lacks the period makes up); in sudden death, the
@@ -304,12 +306,12 @@ func (e *Engine) clockShare(c Color) (time.Duration, bool) {
 	}
 	var share time.Duration
 	if stones > 0 {
-		share = left * 8 / 10 / time.Duration(stones)
+		share = left * 7 / 10 / time.Duration(stones)
 	} else {
 		b := e.game.Board()
 		empty := e.size*e.size - len(b.Stones(black)) - len(b.Stones(white))
 		if e.byoTime > 0 && e.byoStones > 0 {
-			share = left/time.Duration(max(empty/3, 15)) + e.byoTime*8/10/time.Duration(e.byoStones)/2
+			share = left/time.Duration(max(empty/3, 15)) + e.byoTime*7/10/time.Duration(e.byoStones)/2
 		} else {
 			// Sudden death: nothing comes after, so plan for more moves.
 			share = left / time.Duration(max(empty/2, 20))

@@ -249,19 +249,19 @@ func TestMoveBudget(t *testing.T) {
 		t.Errorf("no clock: budget %v, want 10s", got)
 	}
 	e.SetTime(60*time.Second, 30*time.Second, 5)
-	if got, want := e.moveBudget(black), 60*time.Second/27+30*time.Second*8/10/5/2-lag; got != want {
+	if got, want := e.moveBudget(black), 60*time.Second/27+30*time.Second*7/10/5/2-lag; got != want {
 		t.Errorf("time_settings alone: budget %v, want %v", got, want)
 	}
 	e.SetTimeLeft(black, 30*time.Second, 5) // overtime: 30 s for 5 stones
-	if got, want := e.moveBudget(black), 30*time.Second*8/10/5-lag; got != want {
+	if got, want := e.moveBudget(black), 30*time.Second*7/10/5-lag; got != want {
 		t.Errorf("byo-yomi: budget %v, want %v", got, want)
 	}
 	e.SetTimeLeft(white, 54*time.Second, 0) // main time, 81 empty points: 27 moves
-	if got, want := e.moveBudget(white), 2*time.Second+30*time.Second*8/10/5/2-lag; got != want {
+	if got, want := e.moveBudget(white), 2*time.Second+30*time.Second*7/10/5/2-lag; got != want {
 		t.Errorf("main time: budget %v, want %v", got, want)
 	}
 	e.SetTimeLeft(white, 0, 0) // main time over: a period starts
-	if got, want := e.moveBudget(white), 30*time.Second*8/10/5-lag; got != want {
+	if got, want := e.moveBudget(white), 30*time.Second*7/10/5-lag; got != want {
 		t.Errorf("main time over: budget %v, want %v", got, want)
 	}
 	e.SetTime(3*time.Second, 0, 0) // sudden death

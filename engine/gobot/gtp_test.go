@@ -465,14 +465,22 @@ func TestTimeLeft(t *testing.T) {
 
 // TestClockWithoutTimeLeft: under time_settings alone gobot counts its
 // own time; over a whole sudden-death game at 2 s a side with --time 1 it
-// stays inside its main time.
+// stays inside its main time, and clear_board starts the clock again.
 func TestClockWithoutTimeLeft(t *testing.T) {
 	a, b := newTestEngine(t, 0, 1, true), newTestEngine(t, 0, 2, true)
 	for _, e := range []*Engine{a, b} {
 		e.cfg.Time, e.cfg.Playouts = time.Second, 0
 		e.SetTime(2*time.Second, 0, 0)
 	}
+	fresh := a.moveBudget(black)
 	selfPlay(t, a, b, 120)
+	defer func() {
+		// A new game starts with the whole clock again.
+		a.Clear()
+		if got := a.moveBudget(black); got != fresh {
+			t.Errorf("after clear_board: budget %v, want %v", got, fresh)
+		}
+	}()
 	for _, e := range []*Engine{a, b} {
 		t.Logf("spent %v", e.spent[black]+e.spent[white])
 		if e.spent[black]+e.spent[white] >= 2*time.Second {
