@@ -76,9 +76,6 @@ func readLines(r io.Reader, out chan<- lineOrErr, done <-chan struct{}) {
 	for {
 		s, err := br.ReadString('\n')
 		l := lineOrErr{line: strings.TrimRight(s, "\r\n"), err: err}
-		if err != nil && s == "" {
-			l.line = ""
-		}
 		select {
 		case out <- l:
 		case <-done:
