@@ -317,7 +317,10 @@ func (s *Server) login(c *client, cmd string, args []string) {
 	}
 	for o := range s.clients {
 		if o != c && o.name == name {
-			o.conn.Close() // a new login takes the name over
+			// As the real server does, until the old connection is gone.
+			s.notice(c, "Connection terminated: That username is already in use.")
+			c.closed = true
+			return
 		}
 	}
 	c.name = name
