@@ -209,9 +209,16 @@ func (b *Bridge) session(ctx context.Context) error {
 		m, err := s.Next(nctx)
 		cancel()
 		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			// Quiet: an invitation refused or unanswered is sent again.
+			// Quiet: an invitation refused or unanswered is sent again;
+			// a move an error may have refused is checked on the board.
 			if !b.active && time.Since(b.invited) > 3*time.Second {
 				if err := b.startSomething(ctx); err != nil {
+					return b.leave(err)
+				}
+			}
+			if mt := b.cur; b.active && mt != nil && mt.doubtful && mt.Pending != nil && !mt.askedBoard {
+				mt.askedBoard = true
+				if err := b.send(ctx, fibs.CmdBoard); err != nil {
 					return b.leave(err)
 				}
 			}

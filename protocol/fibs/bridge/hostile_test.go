@@ -450,3 +450,43 @@ func TestBridgeKeepsPendingMoveThroughLoginErrors(t *testing.T) {
 		t.Fatal("the bridge lost the record at the resumed board")
 	}
 }
+
+// The server answers the bridge's move with an error and falls quiet: the
+// bridge asks for the board, sees its move was not taken (the position
+// before it, its dice still up) and moves again. An error that answers
+// something else (the server taking the move) leaves the move recorded.
+func TestBridgeMovesAgainWhenAMoveIsRefused(t *testing.T) {
+	srv := newScriptServer(t)
+	b, logs := testBridge(t, srv.url(), func(o *Options) { o.Accept = []string{"all"} })
+	st := bg.NewMatch(record.DefaultRules(1))
+	if err := st.StartGame(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	board := fibsboard.FromState(st, 0, "bot", "alice").String()
+	start(t, b, logs)
+	c := srv.accept(t)
+	c.login("alice")
+	c.send("alice wants to play a 1 point match with you.")
+	c.expect("join alice")
+	c.send("** You are now playing a 1 point match with alice.", "Starting a new game with alice.",
+		"You rolled 3, alice rolled 1.", board, "Please move 2 pieces.")
+	if m := c.next(); !strings.HasPrefix(m, "move ") {
+		t.Fatalf("the bridge sent %q, want a move", m)
+	}
+	c.send("** You can't move that way.")
+	c.expect(fibs.CmdBoard)
+	c.send(board)
+	m := c.next()
+	steps, err := fibs.ParseSteps(strings.TrimPrefix(m, "move "))
+	if err != nil || !strings.HasPrefix(m, "move ") {
+		t.Fatalf("the bridge sent %q after its move was refused, want another move", m)
+	}
+	mv, err := fibs.ToMove(steps, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Play(mv); err != nil {
+		t.Fatalf("the bridge's second move %q: %v", m, err)
+	}
+	waitLog(t, logs, "the server did not take our move: moving again")
+}

@@ -45,6 +45,11 @@ type matchState struct {
 	// waitBoard: a move is due, to be played on the next board that shows
 	// our turn (the direction was not known yet, or the board had no dice).
 	waitBoard bool
+	// refused counts our moves of this turn the server did not take.
+	refused int
+	// doubtful: an error came while our move was pending; askedBoard: the
+	// board was asked for when the server then fell quiet.
+	doubtful, askedBoard bool
 }
 
 // moveNote is a move line not yet in the record.
@@ -54,7 +59,8 @@ type moveNote struct {
 	raw    string
 }
 
-// confirms reports whether a message shows the server took our last move.
+// confirms reports whether a message shows the server took our last move
+// (a board does unless it answers our question after an error: onBoard).
 func confirms(k fibs.Kind) bool {
 	switch k {
 	case fibs.Rolls, fibs.Doubles, fibs.WinsGame, fibs.Board, fibs.CantMove, fibs.GivesUp, fibs.WantsToResign,
@@ -63,6 +69,10 @@ func confirms(k fibs.Kind) bool {
 	}
 	return false
 }
+
+// maxRefused is how many moves of one turn the server may refuse before
+// the bridge stops offering more.
+const maxRefused = 3
 
 // settlesNote reports whether a message must find the record past a
 // noted move: every later action of the game and every prompt does.
@@ -82,7 +92,7 @@ func (mt *matchState) commit(b *Bridge) {
 		return
 	}
 	mv := *mt.Pending
-	mt.Pending = nil
+	mt.Pending, mt.refused, mt.doubtful = nil, 0, false
 	if err := mt.b.Play(0, mv); err != nil {
 		b.logf("record our move: %v", err)
 	}
@@ -185,18 +195,17 @@ func (b *Bridge) handle(ctx context.Context, m fibs.Msg) error {
 	}
 	rb := mt.b
 	wasPlaying := rb.State().GameState == bg.GamePlaying
-	if mt.Pending != nil && confirms(m.Kind) && !mt.verify {
+	if mt.Pending != nil && confirms(m.Kind) && !mt.verify && !(m.Kind == fibs.Board && mt.askedBoard) {
 		mt.commit(b)
 		b.saveState()
 	}
 	if m.Kind == fibs.Error {
 		b.logf("server: %s", m.Raw)
-		// Only an error in the match's flow answers our move: one before
-		// the match is resumed ("You have 1 saved match") does not, and
-		// the resumed board says whether the move was taken.
+		// An error may answer our move or anything else ("bot1 didn't
+		// invite you"): if the server then falls quiet, the board it is
+		// asked for says whether the move was taken.
 		if mt.Pending != nil && b.active && !mt.verify {
-			b.logf("the server refused our move")
-			mt.Pending = nil
+			mt.doubtful = true
 		}
 		return nil
 	}
@@ -306,17 +315,38 @@ func (b *Bridge) outOfStep(ctx context.Context, m fibs.Msg, err error) error {
 func (b *Bridge) onBoard(ctx context.Context, m fibs.Msg, wasPlaying bool) error {
 	mt, bd := b.cur, m.Board
 	mt.board, mt.last = m.Raw, bd
+	switch {
+	case mt.Pending == nil:
+	case mt.verify:
+		// Resumed: the board shows whether the server took the move the
+		// connection lost.
+		if b.checkBoard(bd) {
+			mt.Pending = nil
+		} else {
+			mt.commit(b)
+		}
+	case mt.askedBoard:
+		// Asked for after an error and a quiet server: a fresh board.
+		if bd.Turn == bd.Colour && bd.PlayerDice[0] != 0 && b.checkBoard(bd) {
+			mt.Pending, mt.doubtful = nil, false
+			mt.refused++
+			if mt.refused <= maxRefused {
+				b.logf("the server did not take our move: moving again")
+				mt.waitBoard = true
+			} else {
+				b.logf("the server did not take our last %d moves: waiting", mt.refused)
+			}
+		} else {
+			mt.commit(b)
+		}
+	}
+	mt.askedBoard = false
 	if err := b.settleNote(bd.Direction, bd); err != nil {
 		return b.outOfStep(ctx, m, err)
 	}
 	if bd.Turn != 0 && mt.b.State().GameState == bg.GamePlaying {
 		mt.dir = bd.Direction
 	}
-	if mt.verify && mt.Pending != nil && !b.checkBoard(bd) {
-		// The server may have taken the move the connection lost.
-		mt.commit(b)
-	}
-	mt.Pending = nil
 	if !b.checkBoard(bd) {
 		switch {
 		case b.catchUpMove(bd):

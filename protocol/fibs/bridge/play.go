@@ -47,6 +47,13 @@ func (b *Bridge) move(ctx context.Context) error {
 	if resigned, err := b.offerResignation(ctx); resigned || err != nil {
 		return err
 	}
+	if mt.refused > 0 {
+		// The engine's choice was not taken: the legal moves in turn.
+		legal := st.LegalMoves()
+		mv := legal[(mt.refused-1)%len(legal)]
+		b.logf("playing %s instead", bg.Format(st.Board, mv))
+		return b.sendMove(ctx, mv)
+	}
 	mv, err := b.engine.move(ctx, st)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -60,6 +67,12 @@ func (b *Bridge) move(ctx context.Context) error {
 		mv = legal[0]
 		b.logf("engine: %v; playing the first legal move (%s) instead", err, bg.Format(st.Board, mv))
 	}
+	return b.sendMove(ctx, mv)
+}
+
+// sendMove sends our move, pending until the server shows it took it.
+func (b *Bridge) sendMove(ctx context.Context, mv bg.Move) error {
+	mt := b.cur
 	steps := fibs.FromMove(mv, mt.dir)
 	if len(steps) == 0 {
 		return mt.b.Play(0, mv)
