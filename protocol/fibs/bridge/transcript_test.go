@@ -554,3 +554,36 @@ func TestTranscriptBridgeAcceptsAResignation(t *testing.T) {
 	}
 	finished(t, f, b, done)
 }
+
+// A bridge with no saved state joins alice's resumed match (alice on
+// roll): it plays it from the boards, counts it when it ends, writes no
+// record it could not keep, and stops after its one match.
+func TestTranscriptResumeWithoutState(t *testing.T) {
+	srv := newScriptServer(t)
+	b, logs, done := runBridge(t, srv, nil)
+	c := srv.accept(t)
+	c.login("alice")
+	f := newFakeFIBS(t, c, 1)
+	// The match so far, unknown to the bridge: an opening and a move each.
+	f.must(f.rb.Roll(1, 3, 1))
+	f.must(f.rb.Play(1, f.rb.State().LegalMoves()[0]))
+	f.must(f.rb.Roll(0, 6, 5))
+	f.must(f.rb.Play(0, f.rb.State().LegalMoves()[0]))
+	c.send("alice wants to resume a saved match with you.")
+	c.expect("join alice")
+	f.say("You are now playing with alice. Your running match was loaded.", f.board())
+	if !f.play() {
+		t.Fatal("cut")
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("bridge: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the bridge did not stop after its one match")
+	}
+	if b.Played() != 1 || !strings.Contains(logs.String(), "played from the boards, no record") {
+		t.Fatalf("the bridge counted %d matches", b.Played())
+	}
+}
