@@ -2,6 +2,9 @@
 // command set (see docs/protocol.md and docs/bgbot.md) on stdin and stdout.
 //
 //	bgbot [--level random|heuristic|net] [--plies N] [--noise X] [--seed N] [--weights FILE]
+//	bgbot serve [--http ADDR] [engine flags]
+//
+// The serve subcommand answers over HTTP instead (package httpapi).
 package main
 
 import (
@@ -28,6 +31,9 @@ func main() {
 // run is the whole command; its result is the exit status (0 success or
 // --help, 1 a failure, 2 a usage error).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "serve" {
+		return serveCommand(stdout).Main(ctx, "bgbot", args[1:], stdout, stderr)
+	}
 	c := &cli.Command{
 		Summary: "bgbot is Gamemill's backgammon bot: a neural network with search, speaking the Gamemill backgammon command set on stdin and stdout.",
 		Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {

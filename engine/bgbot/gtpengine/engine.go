@@ -535,6 +535,16 @@ type Factory struct {
 
 // Server builds an engine from args and returns its protocol server.
 func (f *Factory) Server(args []string) (*protocol.Server, error) {
+	e, err := f.Engine(args)
+	if err != nil {
+		return nil, err
+	}
+	return NewServer(e), nil
+}
+
+// Engine builds an engine from args, sharing the factory's networks and
+// databases, for hosts that call it directly (the HTTP API).
+func (f *Factory) Engine(args []string) (*Engine, error) {
 	opts, err := ParseArgs(args)
 	if err != nil {
 		return nil, err
@@ -544,11 +554,7 @@ func (f *Factory) Server(args []string) (*protocol.Server, error) {
 			return nil, err
 		}
 	}
-	e, err := New(opts)
-	if err != nil {
-		return nil, err
-	}
-	return NewServer(e), nil
+	return New(opts)
 }
 
 // share fills opts with the factory's weights and bearoff database,
