@@ -371,7 +371,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		OpenAPI string                     `json:"openapi"`
+		OpenAPI string                    `json:"openapi"`
 		Paths   map[string]map[string]any `json:"paths"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
