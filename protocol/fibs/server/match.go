@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/gamemill/gamemill/formats/fibsboard"
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
 
@@ -499,21 +501,10 @@ func (m *match) finish(s *Server) {
 	}
 }
 
+// writeMat writes a match record whole or not at all, as the bridge does.
 func writeMat(path string, rec *record.Match) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := mat.Write(f, rec); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, func(w io.Writer) error { return mat.Write(w, rec) })
 }

@@ -335,7 +335,16 @@ func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 	}()
 	go c.writer()
 	defer c.close()
-	stop := context.AfterFunc(ctx, c.close)
+	// When the server stops, shutdown says goodbye to logged-in users and
+	// closes them itself; closing them here would race their goodbye.
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		loggedIn := c.name != "" && s.users[c.name] == c
+		s.mu.Unlock()
+		if !loggedIn {
+			c.close()
+		}
+	})
 	defer stop()
 	// Close the connection if it does not log in in time.
 	loginTimer := time.AfterFunc(s.cfg.LoginIdle, func() {
@@ -906,13 +915,23 @@ func (s *Server) shutdown() {
 			c.send("** The server is shutting down. All running games are saved.")
 		}
 	}
-	s.mu.Unlock()
-	time.Sleep(50 * time.Millisecond)
-	s.mu.Lock()
+	clients := make([]*client, 0, len(s.users))
 	for _, c := range s.users {
-		c.close()
+		clients = append(clients, c)
 	}
 	s.mu.Unlock()
+	// Give the writers time to send the goodbye (at most 2 s): closing
+	// first lets a writer see quit before its queued lines.
+	deadline := time.Now().Add(2 * time.Second)
+	for _, c := range clients {
+		for len(c.out) > 0 && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	for _, c := range clients {
+		c.close()
+	}
 }
 
 // secureDie rolls one die from crypto/rand.
