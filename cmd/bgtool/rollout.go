@@ -13,6 +13,7 @@ import (
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/rollout"
 	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/internal/cli"
 	"github.com/spf13/pflag"
 )
@@ -49,8 +50,14 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 	statePath := fs.String("state", "", "keep the rollout's state in this file: a rollout found there goes on from where it stopped, up to --trials")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	variant := fs.String("variant", "standard", "variant: standard, nackgammon, hypergammon1..3")
-	if err := cli.Parse(fs, args, 1, 2); err != nil {
+	recordPath := fs.String("record", "", "roll out a decision of this match record (.mat or .sgf) instead of a position given by IDs: --game and --action pick it")
+	gameNo := fs.Int("game", 1, "with --record: the game, counted from 1")
+	actionNo := fs.Int("action", 1, "with --record: the action of the game, counted from 1: a move (its chequer decision) or a double (its cube decision)")
+	if err := cli.Parse(fs, args, 0, 2); err != nil {
 		return err
+	}
+	if (*recordPath == "") == (fs.NArg() == 0) {
+		return cli.Usagef("rollout: give a position ID (and a match ID) or --record, not both")
 	}
 	switch {
 	case *trials < 1:
@@ -72,17 +79,30 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 	if err != nil {
 		return cli.Usagef("rollout: %v", err)
 	}
-	matchID := defaultMatchID
+	positionID, matchID := fs.Arg(0), defaultMatchID
 	if fs.NArg() == 2 {
 		matchID = fs.Arg(1)
 	}
+	if *recordPath != "" {
+		var kind record.Kind
+		var d [2]int
+		if positionID, matchID, kind, d, err = recordDecision(*recordPath, *gameNo, *actionNo); err != nil {
+			return err
+		}
+		switch {
+		case kind == record.Double && *dice == "" && !*cube:
+			*cube = true
+		case kind == record.Move && *dice == "" && !*cube:
+			*dice = fmt.Sprintf("%d%d", d[0], d[1])
+		}
+	}
 	rules := backgammon.Rules{Variant: v, Cube: true, Crawford: true}
-	s, err := gnubgid.DecodeState(fs.Arg(0), matchID, rules)
+	s, err := gnubgid.DecodeState(positionID, matchID, rules)
 	if err != nil {
 		return fmt.Errorf("rollout: %w", err)
 	}
 	if s.GameState != backgammon.GamePlaying {
-		return fmt.Errorf("rollout: %s:%s: no game in progress", fs.Arg(0), matchID)
+		return fmt.Errorf("rollout: %s:%s: no game in progress", positionID, matchID)
 	}
 	set := rollout.Settings{
 		Seed: *seed, Truncate: *truncate, Cubeful: !*cubeless, PlainDice: *plainDice, NoVarianceReduction: *noVR,
@@ -96,7 +116,7 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 		b.SetVariant(v)
 		return b, nil
 	}
-	out := rolloutOutput{PositionID: fs.Arg(0), MatchID: matchID}
+	out := rolloutOutput{PositionID: positionID, MatchID: matchID}
 	var r *rollout.Rollout
 	switch {
 	case *dice != "":
@@ -105,8 +125,12 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 			return cli.Usagef("rollout: --dice %q: want two digits 1..6, such as 52", d)
 		}
 		d1, d2 := int(d[0]-'0'), int(d[1]-'0')
-		if err := s.SetDice(d1, d2); err != nil {
-			return fmt.Errorf("rollout: %w", err)
+		if s.Decision() != backgammon.DecideMove {
+			if err := s.SetDice(d1, d2); err != nil {
+				return fmt.Errorf("rollout: %w", err)
+			}
+		} else if s.Dice != [2]int{d1, d2} && s.Dice != [2]int{d2, d1} {
+			return fmt.Errorf("rollout: the position has %d%d rolled, not %s", s.Dice[0], s.Dice[1], d)
 		}
 		bot, err := newBot()
 		if err != nil {
@@ -117,7 +141,7 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 			return err
 		}
 		if len(cands) == 1 && cands[0].Move.N == 0 {
-			return fmt.Errorf("rollout: %s:%s: no legal move with %s", fs.Arg(0), matchID, d)
+			return fmt.Errorf("rollout: %s:%s: no legal move with %s", positionID, matchID, d)
 		}
 		if len(cands) > *top {
 			cands = cands[:*top]
@@ -248,3 +272,42 @@ func writeRollout(w io.Writer, s *backgammon.State, out rolloutOutput) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// recordDecision finds action actionNo of game gameNo (both from 1) of a
+// match record and returns the position before it as gnubg IDs (a move's
+// roll included), the kind of decision and a move's dice.
+func recordDecision(path string, gameNo, actionNo int) (positionID, matchID string, kind record.Kind, dice [2]int, err error) {
+	m, err := loadRecord(path)
+	if err != nil {
+		return "", "", 0, dice, fmt.Errorf("rollout: %w", err)
+	}
+	if gameNo < 1 || gameNo > len(m.Games) {
+		return "", "", 0, dice, cli.Usagef("rollout: --game %d: %s has games 1..%d", gameNo, path, len(m.Games))
+	}
+	if n := len(m.Games[gameNo-1].Actions); actionNo < 1 || actionNo > n {
+		return "", "", 0, dice, cli.Usagef("rollout: --action %d: game %d of %s has actions 1..%d", actionNo, gameNo, path, n)
+	}
+	found := false
+	err = record.Walk(m, func(p *record.Position) error {
+		if p.GameIndex != gameNo-1 || p.ActionIndex != actionNo-1 {
+			return nil
+		}
+		found = true
+		kind, dice = p.Action.Kind, p.Action.Dice
+		if kind != record.Move && kind != record.Double {
+			return fmt.Errorf("action %d is a %v: only a move or a double is a decision to roll out", actionNo, kind)
+		}
+		positionID, matchID = gnubgid.Encode(p.State)
+		return errStopWalk
+	})
+	if err != nil && !errors.Is(err, errStopWalk) {
+		return "", "", 0, dice, fmt.Errorf("rollout: %s: %w", path, err)
+	}
+	if !found {
+		return "", "", 0, dice, fmt.Errorf("rollout: %s: game %d action %d not reached", path, gameNo, actionNo)
+	}
+	return positionID, matchID, kind, dice, nil
+}
+
+// errStopWalk ends a record walk once the decision is found.
+var errStopWalk = errors.New("found")

@@ -89,3 +89,26 @@ func TestRolloutStateFileExtends(t *testing.T) {
 		t.Errorf("another rollout's state: exit %d: %s", code, errOut)
 	}
 }
+
+// A decision of a match record is rolled out as the position before it: a
+// double as a cube decision, a move as a chequer decision with its roll;
+// an action that decides nothing (a take) is refused.
+func TestRolloutRecordDecision(t *testing.T) {
+	cube := rolloutJSON(t, "--record", gnubgMat, "--game", "2", "--action", "14", "--trials", "36", "--truncate", "1")
+	if cube.Decision != "cube" || cube.PositionID != "yOeMAyCMZ5oBUA" || cube.MatchID != "cAlgABAAAAAE" || len(cube.Results) != 3 {
+		t.Errorf("the double of game 2: %s %s:%s, %d results", cube.Decision, cube.PositionID, cube.MatchID, len(cube.Results))
+	}
+	chequer := rolloutJSON(t, "--record", gnubgMat, "--game", "1", "--action", "1", "--top", "2", "--cubeless", "--trials", "36", "--truncate", "1")
+	if chequer.Decision != "chequer" || chequer.Dice == nil || *chequer.Dice != [2]int{2, 1} || len(chequer.Results) != 2 {
+		t.Errorf("the opening move of game 1: %s, dice %v, %d results", chequer.Decision, chequer.Dice, len(chequer.Results))
+	}
+	if _, errOut, code := runTool(t, "rollout", "--record", gnubgMat, "--game", "2", "--action", "15"); code != 1 || !strings.Contains(errOut, "is a take") {
+		t.Errorf("a take: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := runTool(t, "rollout", "--record", gnubgMat, "4HPwATDgc/ABMA"); code != 2 {
+		t.Errorf("--record and a position ID: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := runTool(t, "rollout", "--record", gnubgMat, "--game", "9"); code != 2 || !strings.Contains(errOut, "games 1..3") {
+		t.Errorf("--game 9: exit %d: %s", code, errOut)
+	}
+}
