@@ -152,7 +152,7 @@ func movePositions(t *testing.T) []position {
 		i++
 		out = append(out,
 			position{n + ", money", stateOf(t, money, boards[n], [2]int{}, 1, -1, d[0], d[1])},
-			position{n + ", 7-point match at 4-2", stateOf(t, match, boards[n], [2]int{4, 2}, 2, 1, d[0], d[1])})
+			position{n + ", 7-point match at 4-2", stateOf(t, match, boards[n], [2]int{4, 2}, 2, 0, d[0], d[1])})
 	}
 	return out
 }
@@ -202,7 +202,7 @@ func TestMoveByBoard(t *testing.T) {
 // the roll) and gentake (once doubled) for the same positions.
 func TestCubeMatchesProtocol(t *testing.T) {
 	srv := newServer(t, Config{})
-	doubles := 0
+	doubles, compared := 0, 0
 	for _, p := range movePositions(t) {
 		p.state.Dice = [2]int{}
 		if !p.state.CanDouble() {
@@ -228,6 +228,7 @@ func TestCubeMatchesProtocol(t *testing.T) {
 		if *got.Double {
 			doubles++
 		}
+		compared++
 		if got.Take != want[4] {
 			t.Errorf("%s: /cube take %q, gentake %q", p.name, got.Take, want[4])
 		}
@@ -245,13 +246,16 @@ func TestCubeMatchesProtocol(t *testing.T) {
 	if doubles == 0 {
 		t.Error("no position was a double: the test compares only no_double")
 	}
+	if compared < 10 {
+		t.Errorf("%d positions compared, want 10", compared)
+	}
 }
 
 // TestEvalMatchesEvaluate compares /eval's cubeless figures with the
 // protocol's evaluate.
 func TestEvalMatchesEvaluate(t *testing.T) {
 	srv := newServer(t, Config{})
-	for _, p := range movePositions(t)[:4] {
+	for _, p := range movePositions(t) {
 		pos, matchID := gnubgid.Encode(p.state)
 		want := protocolAnswers(t, nil, []string{p.setGame(), "set_position " + pos + " " + matchID, "evaluate"})[2]
 		var got EvalResponse
