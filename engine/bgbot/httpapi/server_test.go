@@ -320,9 +320,6 @@ func TestWaitForWorkerTimesOut(t *testing.T) {
 		t.Errorf("status %d (%+v), want 503", code, e)
 	}
 	<-h.slots
-	if code := post(t, srv, "/eval", `{"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"}`, &EvalResponse{}); code != http.StatusOK {
-		t.Errorf("with the worker free: status %d", code)
-	}
 }
 
 // TestBadRequests checks that malformed requests get 400 naming the
@@ -422,5 +419,46 @@ func TestListenAddr(t *testing.T) {
 	}
 	if _, err := ListenAddr("8080"); err == nil {
 		t.Error("ListenAddr(\"8080\"): no error")
+	}
+}
+
+// TestConcurrentRequests sends the move positions at once, several times
+// each, and checks every answer equals the one given alone (run with
+// -race: the engines are lent to one request at a time).
+func TestConcurrentRequests(t *testing.T) {
+	srv := newServer(t, Config{Workers: 3})
+	positions := movePositions(t)
+	want := make([]string, len(positions))
+	for i, p := range positions {
+		var m MoveResponse
+		if code := post(t, srv, "/move", p.body(0), &m); code != http.StatusOK {
+			t.Fatalf("%s: status %d", p.name, code)
+		}
+		want[i] = m.Move
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4*len(positions))
+	for range 4 {
+		for i, p := range positions {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				resp, err := http.Post(srv.URL+"/move", "application/json", strings.NewReader(p.body(0)))
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				defer resp.Body.Close()
+				var m MoveResponse
+				if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || m.Move != want[i] {
+					errs <- fmt.Sprintf("%s: move %q (%v), alone %q", p.name, m.Move, err, want[i])
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
