@@ -105,6 +105,13 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /cube", h.endpoint(h.cube))
 	h.mux.HandleFunc("POST /eval", h.endpoint(h.eval))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		for _, route := range Routes {
+			if route.Path == r.URL.Path {
+				w.Header().Set("Allow", route.Method)
+				writeError(w, http.StatusMethodNotAllowed, &FieldError{Err: fmt.Errorf("%s %s: the endpoint takes %s", r.Method, r.URL.Path, route.Method)})
+				return
+			}
+		}
 		writeError(w, http.StatusNotFound, &FieldError{Err: fmt.Errorf("no endpoint %s %s (POST /move, /cube or /eval)", r.Method, r.URL.Path)})
 	})
 	return h, nil

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -361,6 +362,51 @@ func TestBadRequests(t *testing.T) {
 	var e ErrorBody
 	if code := post(t, srv, "/nowhere", `{}`, &e); code != http.StatusNotFound {
 		t.Errorf("/nowhere: status %d", code)
+	}
+	resp, err := http.Get(srv.URL + "/move")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
+		t.Errorf("GET /move: status %d, Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
+	}
+}
+
+// TestOpenAPISchemas checks that the OpenAPI file's schemas have the
+// fields of the Go types the server reads and writes.
+func TestOpenAPISchemas(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "bgbot-openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range map[string]any{"Request": Request{}, "Move": MoveResponse{}, "Cube": CubeResponse{}, "Eval": EvalResponse{},
+		"Cubeless": Cubeless{}, "Cubeful": Cubeful{}, "Error": ErrorBody{}} {
+		var fields []string
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			fields = append(fields, tag)
+		}
+		var documented []string
+		for p := range doc.Components.Schemas[name].Properties {
+			documented = append(documented, p)
+		}
+		slices.Sort(fields)
+		slices.Sort(documented)
+		if !slices.Equal(fields, documented) {
+			t.Errorf("schema %s documents %q; the Go type has %q", name, documented, fields)
+		}
 	}
 }
 
