@@ -121,20 +121,21 @@ var (
 // boards: the start, a bar entry into a 4-point board, a bear-off with a
 // contact remnant, a pure bear-off, and a middle game.
 func testBoards() map[string]backgammon.Board {
+	me, opp := backgammon.OnRoll, backgammon.Opponent
 	start := backgammon.Standard.StartBoard()
 	var bar backgammon.Board
-	bar[0][backgammon.BarIndex] = 1
-	bar[0][5], bar[0][7], bar[0][12], bar[0][21] = 4, 3, 5, 2
-	bar[1][0], bar[1][1], bar[1][3], bar[1][4], bar[1][5], bar[1][12] = 2, 2, 2, 2, 4, 3
+	bar[me][backgammon.BarIndex] = 1
+	bar[me][5], bar[me][7], bar[me][12], bar[me][21] = 4, 3, 5, 2
+	bar[opp][0], bar[opp][1], bar[opp][3], bar[opp][4], bar[opp][5], bar[opp][12] = 2, 2, 2, 2, 4, 3
 	var bearoff backgammon.Board
-	bearoff[0][0], bearoff[0][1], bearoff[0][2], bearoff[0][4], bearoff[0][5] = 3, 3, 2, 2, 1
-	bearoff[1][0], bearoff[1][2], bearoff[1][3] = 4, 4, 3
+	bearoff[me][0], bearoff[me][1], bearoff[me][2], bearoff[me][4], bearoff[me][5] = 3, 3, 2, 2, 1
+	bearoff[opp][0], bearoff[opp][2], bearoff[opp][3] = 4, 4, 3
 	var contact backgammon.Board
-	contact[0][0], contact[0][3], contact[0][4], contact[0][5] = 3, 3, 3, 3
-	contact[1][5], contact[1][4], contact[1][22] = 5, 5, 1
+	contact[me][0], contact[me][3], contact[me][4], contact[me][5] = 3, 3, 3, 3
+	contact[opp][5], contact[opp][4], contact[opp][22] = 5, 5, 1
 	var middle backgammon.Board
-	middle[0][5], middle[0][6], middle[0][7], middle[0][12], middle[0][15], middle[0][20] = 4, 2, 3, 3, 2, 1
-	middle[1][5], middle[1][4], middle[1][7], middle[1][12], middle[1][14], middle[1][23] = 3, 2, 3, 4, 1, 2
+	middle[me][5], middle[me][6], middle[me][7], middle[me][12], middle[me][15], middle[me][20] = 4, 2, 3, 3, 2, 1
+	middle[opp][5], middle[opp][4], middle[opp][7], middle[opp][12], middle[opp][14], middle[opp][23] = 3, 2, 3, 4, 1, 2
 	return map[string]backgammon.Board{"start": start, "bar entry": bar, "bear-off": bearoff, "bear-off with contact": contact, "middle game": middle}
 }
 
