@@ -200,7 +200,7 @@ func (req *Request) stateFromBoard() (*backgammon.State, error) {
 	key.CubeLog2 = bits.TrailingZeros(uint(cube))
 	switch req.CubeOwner {
 	case "", "centre", "center":
-		if cube != 1 && req.MatchLength > 0 {
+		if cube != 1 {
 			return nil, fieldErrorf("cube_owner", "a centred cube at %d", cube)
 		}
 	case "on_roll":

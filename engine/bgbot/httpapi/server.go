@@ -172,6 +172,8 @@ func (h *Handler) endpoint(w work) http.HandlerFunc {
 			// The client went away: nobody reads an answer.
 		case errors.As(err, &fe):
 			writeError(rw, http.StatusBadRequest, err)
+		case errors.As(err, new(*engineError)):
+			writeError(rw, http.StatusInternalServerError, &FieldError{Err: err})
 		case err != nil:
 			writeError(rw, http.StatusUnprocessableEntity, &FieldError{Err: err})
 		default:
@@ -202,7 +204,7 @@ func (h *Handler) judge(ctx context.Context, args []string, s *backgammon.State,
 		defer func() { <-h.slots }()
 		e, err := h.engine(args)
 		if err != nil {
-			done <- result{err: err}
+			done <- result{err: &engineError{err}}
 			return
 		}
 		defer h.release(args, e)
@@ -216,6 +218,13 @@ func (h *Handler) judge(ctx context.Context, args []string, s *backgammon.State,
 		return nil, ctx.Err()
 	}
 }
+
+// engineError is a failure to build an engine: the server's fault, not
+// the request's.
+type engineError struct{ err error }
+
+func (e *engineError) Error() string { return fmt.Sprintf("building the engine: %v", e.err) }
+func (e *engineError) Unwrap() error { return e.err }
 
 // engine lends an idle engine made from args, or makes one.
 func (h *Handler) engine(args []string) (*gtpengine.Engine, error) {

@@ -341,6 +341,7 @@ func TestBadRequests(t *testing.T) {
 		{"/eval", `{"board": [1, 2, 3]}`, "board"},
 		{"/eval", `{"board": [0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,3,0]}`, "board"},
 		{"/eval", `{"board": [0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0], "cube_value": 3}`, "cube_value"},
+		{"/eval", `{"board": [0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0], "cube_value": 2}`, "cube_owner"},
 		{"/eval", `{"board": [0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0], "dice": [7, 1]}`, "dice"},
 		{"/eval", `{"board": [0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0], "score": [1, 2]}`, "score"},
 		{"/eval", `{"board": [0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0], "cube_owner": "me"}`, "cube_owner"},
@@ -507,5 +508,19 @@ func TestConcurrentRequests(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestEngineFailure names a weights file that does not exist: the request
+// is not at fault, so the answer is 500.
+func TestEngineFailure(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.bgnet")
+	srv := newServer(t, Config{EngineArgs: []string{"--weights", missing}})
+	var e ErrorBody
+	if code := post(t, srv, "/eval", `{"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"}`, &e); code != http.StatusInternalServerError {
+		t.Errorf("status %d (%+v), want 500", code, e)
+	}
+	if !strings.Contains(e.Error, "missing.bgnet") {
+		t.Errorf("error %q does not name the file", e.Error)
 	}
 }
