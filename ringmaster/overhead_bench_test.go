@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
 )
@@ -100,6 +101,36 @@ func benchOverhead(b *testing.B, ctl string) {
 	perGame := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(b.N) }
 	b.ReportMetric(perGame(self1-self0), "ringmaster-ms/game")
 	b.ReportMetric(perGame(child1-child0), "engines-ms/game")
+}
+
+// BenchmarkOverheadRoundTrip is the floor under the Go workload: one
+// command round trip (genmove, to a fakego engine kept for all of them)
+// with nothing else around it, the ringmaster's CPU per round trip. A
+// 9x9 game between two fakego engines is about 270 of them.
+func BenchmarkOverheadRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	eng, err := player.Launch(ctx, player.Spec{Argv: []string{fakeGo}, Timeout: time.Minute})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	do := func(cmd string, args ...string) {
+		if _, err := eng.Do(ctx, cmd, args...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	do("boardsize", "9")
+	self0, _ := cpuTimes()
+	b.ResetTimer()
+	for i := range b.N {
+		if i%100 == 0 {
+			do("clear_board")
+		}
+		do("genmove", [2]string{"b", "w"}[i%2])
+	}
+	b.StopTimer()
+	self1, _ := cpuTimes()
+	b.ReportMetric(float64(self1-self0)/float64(time.Microsecond)/float64(b.N), "ringmaster-µs/roundtrip")
 }
 
 var (
