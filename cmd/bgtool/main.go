@@ -99,6 +99,7 @@ func program(stdout, stderr io.Writer) *cli.Program {
 				Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
 					return runGnubgMoves(ctx, fs, args, stdout, stderr)
 				}},
+			{Name: "mine-positions", Args: "FILE.mat|FILE.sgf|DIR...", Summary: "Write a positions file (a ringmaster suite) of the records' positions by class, the mover's pip lead and the cube.", Run: func(_ context.Context, fs *pflag.FlagSet, args []string) error { return runMine(fs, args, stdout) }},
 			{Name: "rollout", Args: "POSITION_ID [MATCH_ID]", Summary: "Roll out a position, its cube decision or its chequer decision with bgbot: equities and their standard errors.",
 				Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
 					return runRollout(ctx, fs, args, stdout, stderr)

@@ -197,6 +197,22 @@ func (b *Builder) Forfeit(player int, reason string) error {
 	return nil
 }
 
+// StartAt begins the next game at start, gnubg's "position ID:match ID"
+// (see Game.Start), with the dice not yet rolled: the next action is the
+// decision of the player on roll there.
+func (b *Builder) StartAt(start string) error {
+	if b.g != nil && b.s.GameState == backgammon.GamePlaying {
+		return fmt.Errorf("record start: a game is in progress: %w", backgammon.ErrNotNow)
+	}
+	if err := startAt(b.s, start); err != nil {
+		return fmt.Errorf("record start: %w", err)
+	}
+	b.m.Games = append(b.m.Games, Game{Number: len(b.m.Games) + 1, ScoreBefore: b.s.Score, Crawford: b.s.CrawfordGame, Start: start})
+	b.g = &b.m.Games[len(b.m.Games)-1]
+	b.rolled = false
+	return nil
+}
+
 // Comment attaches a comment to the last action recorded.
 func (b *Builder) Comment(text string) error {
 	if b.g == nil || len(b.g.Actions) == 0 {

@@ -84,7 +84,13 @@ type Game struct {
 	Number      int    // 1-based
 	ScoreBefore [2]int // the match (or session) score when the game began
 	Crawford    bool   // this is the Crawford game
-	Actions     []Action
+	// Start is the position the game began at when not the variant's
+	// start, as gnubg's "position ID:match ID" (the match ID gives the
+	// player on roll and the cube; the score is the record's own). Its
+	// first action is then any decision of that position, not an opening
+	// roll. .mat and SGF cannot say it: their writers put it in a comment.
+	Start   string
+	Actions []Action
 
 	// The result. Points == 0 means the game has no (known) result: Winner
 	// and Result are then meaningless.

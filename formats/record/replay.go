@@ -3,8 +3,10 @@ package record
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
 )
 
 // Position is what Walk shows its visitor before each action is applied.
@@ -80,6 +82,11 @@ func walkGame(m *Match, s *backgammon.State, gi int, g *Game, fill bool, visit f
 	if len(g.Actions) == 0 {
 		return errors.New("no actions")
 	}
+	if g.Start != "" {
+		if err := startAt(s, g.Start); err != nil {
+			return err
+		}
+	}
 	if g.Points < 0 || g.Points > 0 && g.Winner != 0 && g.Winner != 1 {
 		return fmt.Errorf("bad result: winner %d, %d points", g.Winner, g.Points)
 	}
@@ -118,21 +125,22 @@ func step(s *backgammon.State, gi, ai int, g *Game, a *Action, fill bool, visit 
 		return fmt.Errorf("bad player %d", a.Player)
 	}
 	p := &Position{GameIndex: gi, ActionIndex: ai, Game: g, Action: a, State: s}
-	if ai == 0 {
+	opening := ai == 0 && g.Start == ""
+	if opening {
 		if a.Kind != Move && a.Kind != Roll {
 			return errors.New("a game must open with a roll")
 		}
 	} else if s.GameState != backgammon.GamePlaying {
 		return errors.New("the game is already over")
 	}
-	if (a.Kind == Move || a.Kind == Roll) && visit != nil && ai == 0 {
+	if (a.Kind == Move || a.Kind == Roll) && visit != nil && opening {
 		// The visitor sees the state before the game; the board is the start.
 		p.Board = s.Variant.StartBoard()
 	}
 	var err error
 	switch a.Kind {
 	case Move, Roll:
-		if ai == 0 {
+		if opening {
 			if err = s.StartGame(a.Player, a.Dice[0], a.Dice[1]); err != nil {
 				return err
 			}
@@ -309,4 +317,32 @@ func Hits(b backgammon.Board, m backgammon.Move) []bool {
 		b = b.Apply(one)
 	}
 	return hits
+}
+
+// startAt begins the next game of s at start ("position ID:match ID"):
+// the board, the player on roll and the cube come from start, the score
+// and the Crawford state from the match so far; no dice are rolled.
+func startAt(s *backgammon.State, start string) error {
+	pos, match, ok := strings.Cut(start, ":")
+	if !ok {
+		return fmt.Errorf("start %q: want position ID:match ID", start)
+	}
+	at, err := gnubgid.DecodeState(pos, match, s.Rules)
+	if err != nil {
+		return fmt.Errorf("start %q: %w", start, err)
+	}
+	if at.GameState != backgammon.GamePlaying || at.Doubled || at.Resigned != backgammon.NoResult {
+		return fmt.Errorf("start %q: not a game in play with the player on roll to decide", start)
+	}
+	// StartGame keeps the match's bookkeeping (Crawford, post-Crawford);
+	// the opening roll it needs is replaced at once.
+	if err := s.StartGame(at.Move, 1, 2); err != nil {
+		return fmt.Errorf("start %q: %w", start, err)
+	}
+	s.Board, s.Dice = at.Board, [2]int{}
+	s.CubeValue, s.CubeOwner = at.CubeValue, at.CubeOwner
+	if !s.Cube {
+		s.CubeValue, s.CubeOwner = 1, -1
+	}
+	return nil
 }

@@ -55,7 +55,7 @@ func settingsOf(m *control.Matchup) *Settings { return m.Settings.(*Settings) }
 // Referee makes the referee of a matchup's games.
 func (g *Game) Referee(m *control.Matchup, logf func(format string, args ...any)) (referee.Referee, error) {
 	s := settingsOf(m)
-	return &Referee{Rules: s.Rules(), MoveLimit: m.MoveLimit, SkipForced: s.SkipForced, Log: logf}, nil
+	return &Referee{Rules: s.Rules(), MoveLimit: m.MoveLimit, SkipForced: s.SkipForced, Positions: s.Positions, Log: logf}, nil
 }
 
 // CheckPlayer is backgammon's part of a player's startup check: the engine

@@ -2,6 +2,7 @@ package backgammon
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
@@ -50,6 +51,11 @@ func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcom
 	if o.Record != nil && len(o.Record.Games) > 0 {
 		rec := o.Record.Clone()
 		rec.Event = event
+		if start := rec.Games[0].Start; start != "" {
+			// Neither .mat nor SGF can set up a position: the comment
+			// names it (gnubg's position and match IDs).
+			rec.Comment = strings.TrimSpace(rec.Comment + "\ngame 1 starts at " + start)
+		}
 		g.Records = Records(rec, logf)
 	}
 	return g

@@ -34,6 +34,9 @@ type Referee struct {
 	// SkipForced plays forced moves (a single legal move, or none) without
 	// asking the player.
 	SkipForced bool
+	// Positions, when set, starts each game's first game at a position of
+	// the suite (Positions.For the game's number) instead of the opening.
+	Positions *Positions
 	// Log receives one line per problem (illegal answers, late errors).
 	Log func(format string, args ...any)
 }
@@ -83,12 +86,19 @@ type game struct {
 	dice    *bg.Dice
 	out     Outcome
 	clients [2]*bgcmd.Client
+	// start is the position the first game starts at ("" for the
+	// opening).
+	start string
 }
 
 // Play referees one match (or one money game) between two seats with the
 // dice of bg.NewDice(game.Seed, 0) (see PlayDice), and writes its records.
 func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]referee.Seat) (referee.Outcome, error) {
-	out, err := r.PlayDice(ctx, seats, bg.NewDice(info.Seed, 0))
+	start := ""
+	if r.Positions != nil {
+		start = r.Positions.For(info.Number, info.Pair)
+	}
+	out, err := r.playFrom(ctx, seats, bg.NewDice(info.Seed, 0), start)
 	if err != nil && out.Record != nil {
 		// A void game keeps what was played as SGF, with the reason.
 		out.Record = out.Record.Clone()
@@ -105,7 +115,13 @@ func (r *Referee) Play(ctx context.Context, info referee.GameInfo, seats [2]refe
 // or a cancelled context; every other problem ends in a forfeit or an
 // unknown result recorded in the Outcome.
 func (r *Referee) PlayDice(ctx context.Context, seats [2]referee.Seat, dice *bg.Dice) (Outcome, error) {
-	g := &game{ref: r, seats: seats, dice: dice,
+	return r.playFrom(ctx, seats, dice, "")
+}
+
+// playFrom is PlayDice with the first game started at start (see
+// record.Game.Start) when it is not "".
+func (r *Referee) playFrom(ctx context.Context, seats [2]referee.Seat, dice *bg.Dice, start string) (Outcome, error) {
+	g := &game{ref: r, seats: seats, dice: dice, start: start,
 		rec: record.NewBuilder([2]string{seats[0].Code, seats[1].Code}, r.Rules)}
 	g.out.Winner, g.out.ForfeitBy, g.out.FirstMover = -1, -1, -1
 	for i := range seats {
@@ -172,10 +188,19 @@ func oneLine(s string) string {
 func (g *game) st() *bg.State { return g.rec.State() }
 
 func (g *game) playGame(ctx context.Context) error {
-	first, d0, d1 := g.dice.Opening()
-	if err := g.rec.Roll(first, d0, d1); err != nil {
-		return fmt.Errorf("start game: %w", err)
+	if g.start != "" && g.out.Games == 0 {
+		// No opening roll: the player on roll at the position rolls
+		// (or doubles) first, with the game's dice.
+		if err := g.rec.StartAt(g.start); err != nil {
+			return fmt.Errorf("start game: %w", err)
+		}
+	} else {
+		first, d0, d1 := g.dice.Opening()
+		if err := g.rec.Roll(first, d0, d1); err != nil {
+			return fmt.Errorf("start game: %w", err)
+		}
 	}
+	first := g.st().Move
 	if g.out.FirstMover < 0 {
 		g.out.FirstMover = first
 	}

@@ -28,6 +28,11 @@ type Settings struct {
 	Dice        string // DiceIndependent or DicePaired
 	SkipForced  bool   // forced moves and rolls with no legal move are not asked
 	MaxCube     int    // money play with the cube: the cube never goes above this (0: no limit)
+	// PositionsPath names a suite of start positions (LoadPositions):
+	// each position is played by a pair of games with the same dice and
+	// the seats swapped. Positions holds the suite once read.
+	PositionsPath string
+	Positions     *Positions
 }
 
 // DefaultSettings are the settings of a control file that sets none.
@@ -66,6 +71,18 @@ func settingsTable() []control.Setting {
 				s.(*Settings).Variant = x
 			}
 		}},
+		{Key: "positions", Read: func(v control.Value, s control.GameSettings) {
+			path, ok := v.Path()
+			if !ok {
+				return
+			}
+			p, err := LoadPositions(path)
+			if err != nil {
+				v.Errorf("%v", err)
+				return
+			}
+			s.(*Settings).PositionsPath, s.(*Settings).Positions = path, p
+		}},
 		{Key: "dice", Read: func(v control.Value, s control.GameSettings) {
 			if x, ok := v.Choice("dice mode", DiceIndependent, DicePaired); ok {
 				s.(*Settings).Dice = x
@@ -77,8 +94,10 @@ func settingsTable() []control.Setting {
 // Clone implements control.GameSettings.
 func (s *Settings) Clone() control.GameSettings { c := *s; return &c }
 
-// PairedGames implements control.GameSettings.
-func (s *Settings) PairedGames() bool { return s.Dice == DicePaired }
+// PairedGames implements control.GameSettings: a positions suite is always
+// played in pairs, so that each position is played from both sides with
+// the same dice.
+func (s *Settings) PairedGames() bool { return s.Dice == DicePaired || s.Positions != nil }
 
 // Check implements control.GameSettings: max_cube must be a power of two
 // and needs money play with the cube (the other keys are checked as they
@@ -120,6 +139,9 @@ func (s *Settings) Canonical() string {
 	if r.CubeLimit > 0 {
 		c += fmt.Sprintf(" max_cube=%d", r.CubeLimit)
 	}
+	if s.Positions != nil {
+		c += fmt.Sprintf(" positions=%d:%s", len(s.Positions.IDs), s.Positions.Hash)
+	}
 	return c
 }
 
@@ -149,6 +171,10 @@ func (s *Settings) Describe() string {
 	if s.Variant != "" && s.Variant != bg.Standard.String() {
 		parts = append(parts, s.Variant)
 	}
-	parts = append(parts, s.Dice+" dice")
+	if s.Positions != nil {
+		parts = append(parts, fmt.Sprintf("%d start positions, paired dice", len(s.Positions.IDs)))
+	} else {
+		parts = append(parts, s.Dice+" dice")
+	}
 	return strings.Join(parts, ", ")
 }
