@@ -1,0 +1,110 @@
+package ringmaster_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gamemill/gamemill/competitions"
+	"github.com/gamemill/gamemill/ringmaster"
+)
+
+// positionsControl plays a 10-position suite: 20 games, each position
+// twice with the same dice and the seats swapped.
+const positionsControl = `competition_type = "playoff"
+game = "backgammon"
+seed = 31
+cube = true
+positions = "trailing.txt"
+
+[players.bot]
+kind = "builtin"
+args = BOT
+
+[players.heuristic]
+kind = "builtin"
+args = ["--level", "heuristic", "--seed", "3"]
+
+[[matchups]]
+id = "p"
+players = ["bot", "heuristic"]
+number_of_games = 20
+`
+
+// TestBackgammonPositionsSuite: a suite of 10 positions gives 20 games
+// paired by dice (both games of a pair start at the pair's position with
+// the same first roll, the seats swapped), and compare shows the
+// difference between two players within the suite, pair by pair.
+func TestBackgammonPositionsSuite(t *testing.T) {
+	suite, err := os.ReadFile("../examples/positions/trailing.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, l := range strings.Split(string(suite), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			ids = append(ids, l)
+		}
+	}
+	if len(ids) != 10 {
+		t.Fatalf("the example suite has %d positions, want 10", len(ids))
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "trailing.txt"), suite, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	control := func(bot string) string { return strings.Replace(positionsControl, "BOT", bot, 1) }
+	a := runVariant(t, dir, "a.toml", control(`["--level", "net", "--seed", "1"]`), false)
+	b := runVariant(t, dir, "b.toml", control(`["--level", "net", "--noise", "0.4", "--seed", "2"]`), false)
+
+	results := readResults(t, a.DBPath())
+	if len(results) != 20 {
+		t.Fatalf("%d games, want 20", len(results))
+	}
+	firstRoll := regexp.MustCompile(`(?m)^\s+1\)\s+(\d\d):`)
+	records := map[string]string{}
+	for _, r := range results {
+		data, err := os.ReadFile(filepath.Join(dir, "a.games", r.gameID+".mat"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		records[r.gameID] = string(data)
+	}
+	for k := range 10 {
+		var rolls [2]string
+		for i := range 2 {
+			n := 2*k + i
+			rec := records[competitions.GameID("p", 20, n)]
+			if !strings.Contains(rec, "game 1 starts at "+ids[k]) {
+				t.Fatalf("game %d does not start at position %d (%s):\n%s", n, k, ids[k], rec)
+			}
+			m := firstRoll.FindStringSubmatch(rec)
+			if m == nil {
+				t.Fatalf("game %d: no first roll in\n%s", n, rec)
+			}
+			rolls[i] = m[1]
+		}
+		if rolls[0] != rolls[1] {
+			t.Errorf("pair %d: first rolls %s and %s, want the same dice", k, rolls[0], rolls[1])
+		}
+	}
+	c, err := ringmaster.Compare(context.Background(), a, b, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Matchups) != 1 {
+		t.Fatalf("compared %d matchups (skipped %v), want 1", len(c.Matchups), c.Skipped)
+	}
+	m := c.Matchups[0]
+	pa, pb := firstPlayerPoints(t, a.DBPath(), "p"), firstPlayerPoints(t, b.DBPath(), "p")
+	var sum float64
+	for n := range 20 {
+		sum += pa[n] - pb[n]
+	}
+	if m.Games != 20 || m.Difference.Samples != 10 || m.Difference.Mean != sum/20 {
+		t.Errorf("compare: %d games, %d pairs, difference %v; want 20 games, 10 pairs, %v", m.Games, m.Difference.Samples, m.Difference.Mean, sum/20)
+	}
+}
