@@ -25,15 +25,33 @@ func GnuGo(t testing.TB) string {
 	return find(t, "gnugo")
 }
 
+// Python3 returns the path of python3 (the example agents' interpreter)
+// or skips (or fails) the test.
+func Python3(t testing.TB) string {
+	return find(t, "python3")
+}
+
+// Script returns the path of script(1), which gives a program a terminal
+// (gnubg prints rollouts only to one), or skips (or fails) the test.
+func Script(t testing.TB) string {
+	return findIn(t, "script", "bsdutils")
+}
+
 func find(t testing.TB, name string) string {
+	t.Helper()
+	return findIn(t, name, name)
+}
+
+// findIn finds the program name, which the Debian package pkg installs.
+func findIn(t testing.TB, name, pkg string) string {
 	t.Helper()
 	if p, err := progpath.Find(name); err == nil {
 		return p
 	}
 	if os.Getenv("GAMEMILL_REQUIRE_PEERS") == "1" {
-		t.Fatalf("peer %s not found and GAMEMILL_REQUIRE_PEERS=1 (install it: apt-get install -y %s)", name, name)
+		t.Fatalf("peer %s not found and GAMEMILL_REQUIRE_PEERS=1 (install it: apt-get install -y %s)", name, pkg)
 	}
-	t.Skipf("peer %s not found; install it (apt-get install -y %s) to run this test", name, name)
+	t.Skipf("peer %s not found; install it (apt-get install -y %s) to run this test", name, pkg)
 	return ""
 }
 

@@ -23,10 +23,7 @@ import (
 func gnubgRollout(t *testing.T, pos, match string, trials int, seed int) (cl, clSE, cf, cfSE float64) {
 	t.Helper()
 	bin := peertest.Gnubg(t)
-	scriptBin, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) not found: gnubg prints rollouts only to a terminal")
-	}
+	scriptBin := peertest.Script(t) // gnubg prints rollouts only to a terminal
 	cmds := fmt.Sprintf("set player 0 human\nset player 1 human\nnew game\nset matchid %s\nset board %s\n"+
 		"set rollout trials %d\nset rollout seed %d\nset rollout chequerplay plies 0\nset rollout cubedecision plies 0\n"+
 		"set rollout cubeful on\nset rollout varredn on\nset rollout quasirandom on\nset threads 1\nrollout\n", match, pos, trials, seed)
