@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,20 +14,18 @@ import (
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/gym"
+	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/player/agent"
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
 	"github.com/gamemill/gamemill/ringmaster/store"
 )
 
-// python3 finds the interpreter the agents need, or skips.
+// python3 finds the interpreter the agents need, or skips (fails under
+// GAMEMILL_REQUIRE_PEERS=1).
 func python3(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not found")
-	}
-	return p
+	return peertest.Python3(t)
 }
 
 // agentResults runs a competition, parallel games at once, and returns
