@@ -159,33 +159,7 @@ func Launch(ctx context.Context, o Options) (*Player, error) {
 // errors wrapping protocol.ErrTimeout or protocol.ErrEngineExited when the
 // agent did not answer in time or went away.
 func (p *Player) Do(ctx context.Context, command string, args ...string) (string, error) {
-	if p.closing.Load() {
-		return "", fmt.Errorf("agent: %q: %w", command, player.ErrClosed)
-	}
-	if err := p.eng.fatal(); err != nil {
-		return "", fmt.Errorf("agent: %q: %w: %w", command, protocol.ErrControllerBroken, err)
-	}
-	if p.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.opts.Timeout)
-		defer cancel()
-	}
-	p.eng.setCallContext(ctx)
-	defer p.eng.setCallContext(nil)
-	text, err := p.inproc.Do(ctx, command, args...)
-	if err == nil {
-		return text, nil
-	}
-	if p.closing.Load() {
-		return "", fmt.Errorf("agent: %q: %w", command, player.ErrClosed)
-	}
-	if ferr := p.eng.fatal(); ferr != nil {
-		return "", fmt.Errorf("agent: %q: %w", command, ferr)
-	}
-	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, protocol.ErrTimeout) {
-		err = fmt.Errorf("%w: %w", protocol.ErrTimeout, err)
-	}
-	return "", fmt.Errorf("agent: %w", err)
+	return p.eng.Do(ctx, "agent", p.closing.Load, p.opts.Timeout, p.inproc, command, args...)
 }
 
 // Close closes the agent's input, kills its process group and stops the
@@ -228,9 +202,7 @@ type engine struct {
 
 	lines chan string // the agent's answer lines; closed when its output ends
 
-	mu      sync.Mutex
-	callCtx context.Context
-	broken  error
+	player.Link
 }
 
 func newEngine(in io.WriteCloser, out io.Reader, wire func(bool, string)) *engine {
@@ -246,36 +218,15 @@ func newEngine(in io.WriteCloser, out io.Reader, wire func(bool, string)) *engin
 	return e
 }
 
-func (e *engine) setCallContext(ctx context.Context) {
-	e.mu.Lock()
-	e.callCtx = ctx
-	e.mu.Unlock()
-}
-
-func (e *engine) fatal() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.broken
-}
-
-func (e *engine) setBroken(err error) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.broken == nil {
-		e.broken = err
-	}
-	return e.broken
-}
-
 func (e *engine) shutdown() {
-	e.setBroken(fmt.Errorf("agent closed: %w", protocol.ErrEngineExited))
+	e.Break(fmt.Errorf("agent closed: %w", protocol.ErrEngineExited))
 	e.in.Close()
 }
 
 // ask sends one request and reads one answer line. A transport failure
 // or a timeout breaks the engine for good: the agent is out of step.
 func (e *engine) ask(ctx context.Context, req *Request) (int, error) {
-	if err := e.fatal(); err != nil {
+	if err := e.Fatal(); err != nil {
 		return 0, err
 	}
 	b, err := json.Marshal(req)
@@ -286,11 +237,9 @@ func (e *engine) ask(ctx context.Context, req *Request) (int, error) {
 		e.wire(true, string(b))
 	}
 	if _, err := e.in.Write(append(b, '\n')); err != nil {
-		return 0, e.setBroken(fmt.Errorf("writing to the agent: %v: %w", err, protocol.ErrEngineExited))
+		return 0, e.Break(fmt.Errorf("writing to the agent: %v: %w", err, protocol.ErrEngineExited))
 	}
-	e.mu.Lock()
-	call := e.callCtx
-	e.mu.Unlock()
+	call := e.CallContext()
 	if call == nil {
 		call = ctx
 	}
@@ -298,13 +247,13 @@ func (e *engine) ask(ctx context.Context, req *Request) (int, error) {
 	select {
 	case l, ok := <-e.lines:
 		if !ok {
-			return 0, e.setBroken(fmt.Errorf("the agent's output ended: %w", protocol.ErrEngineExited))
+			return 0, e.Break(fmt.Errorf("the agent's output ended: %w", protocol.ErrEngineExited))
 		}
 		line = l
 	case <-ctx.Done():
-		return 0, e.setBroken(fmt.Errorf("agent: %w", protocol.ErrEngineExited))
+		return 0, e.Break(fmt.Errorf("agent: %w", protocol.ErrEngineExited))
 	case <-call.Done():
-		return 0, e.setBroken(fmt.Errorf("no answer from the agent: %w: %w", protocol.ErrTimeout, call.Err()))
+		return 0, e.Break(fmt.Errorf("no answer from the agent: %w: %w", protocol.ErrTimeout, call.Err()))
 	}
 	if e.wire != nil {
 		e.wire(false, line)

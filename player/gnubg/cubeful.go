@@ -28,8 +28,8 @@ func (p *Player) CubefulEquity(ctx context.Context, s *backgammon.State) (float6
 		ctx, cancel = context.WithTimeout(ctx, p.opts.Timeout)
 		defer cancel()
 	}
-	p.eng.setCallContext(ctx)
-	defer p.eng.setCallContext(nil)
+	p.eng.SetCallContext(ctx)
+	defer p.eng.SetCallContext(nil)
 	v, err := p.eng.evaluation(ctx, s)
 	if err != nil {
 		return 0, fmt.Errorf("gnubg: cubeful equity: %w", err)

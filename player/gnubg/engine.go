@@ -10,11 +10,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/fibsboard"
+	"github.com/gamemill/gamemill/player"
 	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 	"github.com/gamemill/gamemill/protocol/bgstate"
@@ -36,7 +36,7 @@ const (
 
 // engine implements bgcmd.Engine and bgcmd.Evaluator by
 // asking gnubg's external interface over conn. The protocol server calls
-// it one command at a time; shutdown, setCallContext and fatal may be
+// it one command at a time; shutdown and the Link's methods may be
 // called from other goroutines.
 type engine struct {
 	conn  net.Conn
@@ -46,9 +46,7 @@ type engine struct {
 
 	bgstate.Keeper
 
-	mu      sync.Mutex
-	callCtx context.Context // the context of the Do in progress, if any
-	broken  error           // set once the connection is out of step or gone
+	player.Link // the Do in progress and what broke the connection
 }
 
 func newEngine(conn net.Conn, o Options) *engine {
@@ -57,30 +55,9 @@ func newEngine(conn net.Conn, o Options) *engine {
 	}
 }
 
-func (e *engine) setCallContext(ctx context.Context) {
-	e.mu.Lock()
-	e.callCtx = ctx
-	e.mu.Unlock()
-}
-
-func (e *engine) fatal() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.broken
-}
-
-func (e *engine) setBroken(err error) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.broken == nil {
-		e.broken = err
-	}
-	return e.broken
-}
-
 // shutdown closes the connection, which makes a request in progress fail.
 func (e *engine) shutdown() {
-	e.setBroken(fmt.Errorf("connection closed: %w", protocol.ErrEngineExited))
+	e.Break(fmt.Errorf("connection closed: %w", protocol.ErrEngineExited))
 	e.conn.Close()
 }
 
@@ -95,15 +72,13 @@ func (g *gnubgError) Error() string { return "gnubg answered " + strconv.Quote(g
 // (cancelled by Close); the context of the Do in progress bounds the
 // exchange too. A transport failure breaks the engine for good.
 func (e *engine) request(ctx context.Context, line string) (string, error) {
-	if err := e.fatal(); err != nil {
+	if err := e.Fatal(); err != nil {
 		return "", err
 	}
 	if len(line) > maxRequest {
 		return "", fmt.Errorf("request to gnubg is %d bytes long, longer than the %d its external interface reads", len(line), maxRequest)
 	}
-	e.mu.Lock()
-	call := e.callCtx
-	e.mu.Unlock()
+	call := e.CallContext()
 	var deadline time.Time
 	for _, c := range []context.Context{ctx, call} {
 		if c == nil {
@@ -116,7 +91,7 @@ func (e *engine) request(ctx context.Context, line string) (string, error) {
 		defer stop()
 	}
 	if err := e.conn.SetDeadline(deadline); err != nil {
-		return "", e.setBroken(fmt.Errorf("setting the socket deadline: %w", protocol.ErrEngineExited))
+		return "", e.Break(fmt.Errorf("setting the socket deadline: %w", protocol.ErrEngineExited))
 	}
 	if e.wire != nil {
 		e.wire(true, line)
@@ -177,7 +152,7 @@ func (e *engine) transportError(ctx, call context.Context, what string, err erro
 	default:
 		kind = protocol.ErrEngineExited
 	}
-	return e.setBroken(fmt.Errorf("%s gnubg's external interface: %w (%v)", what, kind, err))
+	return e.Break(fmt.Errorf("%s gnubg's external interface: %w (%v)", what, kind, err))
 }
 
 // SetGame implements bgcmd.Engine. gnubg's external interface

@@ -330,35 +330,7 @@ func (p *Player) kill() error {
 // wrapping protocol.ErrTimeout or protocol.ErrEngineExited when gnubg did
 // not answer in time or went away, player.ErrClosed once Close has started.
 func (p *Player) Do(ctx context.Context, command string, args ...string) (string, error) {
-	if p.closing.Load() {
-		return "", fmt.Errorf("gnubg: %q: %w", command, player.ErrClosed)
-	}
-	if err := p.eng.fatal(); err != nil {
-		return "", fmt.Errorf("gnubg: %q: %w: %w", command, protocol.ErrControllerBroken, err)
-	}
-	if p.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.opts.Timeout)
-		defer cancel()
-	}
-	p.eng.setCallContext(ctx)
-	defer p.eng.setCallContext(nil)
-	text, err := p.inproc.Do(ctx, command, args...)
-	if err == nil {
-		return text, nil
-	}
-	if p.closing.Load() {
-		return "", fmt.Errorf("gnubg: %q: %w", command, player.ErrClosed)
-	}
-	if ferr := p.eng.fatal(); ferr != nil {
-		// The failure response carried a broken connection to gnubg:
-		// report that, not a failure response.
-		return "", fmt.Errorf("gnubg: %q: %w", command, ferr)
-	}
-	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, protocol.ErrTimeout) {
-		err = fmt.Errorf("%w: %w", protocol.ErrTimeout, err)
-	}
-	return "", fmt.Errorf("gnubg: %w", err)
+	return p.eng.Do(ctx, "gnubg", p.closing.Load, p.opts.Timeout, p.inproc, command, args...)
 }
 
 // Close stops gnubg: it closes the socket, kills gnubg's process group with
