@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,36 +13,12 @@ import (
 // tuner_games held, become the players their games refer to.
 func TestMigrateV5(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v5.db")
-	copyFile(t, filepath.Join("..", "testdata", "v5", "v5tune.db"), path)
-	raw, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var version int
-	raw.QueryRow("PRAGMA user_version").Scan(&version)
-	raw.Close()
-	if version != 5 {
-		t.Fatalf("the fixture is at version %d, want 5", version)
-	}
-
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.db.QueryRow("PRAGMA user_version").Scan(&version)
-	if version != SchemaVersion {
-		t.Errorf("user_version %d after migration, want %d", version, SchemaVersion)
-	}
+	s := openMigrated(t, "v5/v5tune.db", 5)
 	results, err := s.Results(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	winners := ""
-	for _, r := range results {
-		winners += r.GameID + ":" + r.Winner + " "
-	}
+	winners := winnersOf(results)
 	if want := "tune_00000:i1+ tune_00001:i1+ tune_00002:i2- tune_00003:i2- "; winners != want {
 		t.Errorf("results after the migration: %s, want %s", winners, want)
 	}

@@ -114,6 +114,44 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
+// openMigrated copies the committed database fixture (under ../testdata),
+// checks that it is at schema version from, and opens it, which migrates
+// it to the current version.
+func openMigrated(t *testing.T, fixture string, from int) *Store {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), filepath.Base(fixture))
+	copyFile(t, filepath.Join("..", "testdata", fixture), path)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var version int
+	raw.QueryRow("PRAGMA user_version").Scan(&version)
+	raw.Close()
+	if version != from {
+		t.Fatalf("the fixture is at version %d, want %d", version, from)
+	}
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.db.QueryRow("PRAGMA user_version").Scan(&version)
+	if version != SchemaVersion {
+		t.Errorf("user_version %d after migration, want %d", version, SchemaVersion)
+	}
+	return s
+}
+
+// winnersOf lists results as "ID:WINNER ", in order.
+func winnersOf(results []GameResult) string {
+	w := ""
+	for _, r := range results {
+		w += r.GameID + ":" + r.Winner + " "
+	}
+	return w
+}
+
 // v1Row is what version 1 kept of a finished game, read with version 1's
 // own columns.
 type v1Row struct {

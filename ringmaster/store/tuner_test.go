@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"testing"
 )
 
@@ -12,36 +10,12 @@ import (
 // gives them back with their scores in the order they were given.
 func TestMigrateV4(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v4.db")
-	copyFile(t, filepath.Join("..", "testdata", "v4", "v4small.db"), path)
-	raw, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var version int
-	raw.QueryRow("PRAGMA user_version").Scan(&version)
-	raw.Close()
-	if version != 4 {
-		t.Fatalf("the fixture is at version %d, want 4", version)
-	}
-
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.db.QueryRow("PRAGMA user_version").Scan(&version)
-	if version != SchemaVersion {
-		t.Errorf("user_version %d after migration, want %d", version, SchemaVersion)
-	}
+	s := openMigrated(t, "v4/v4small.db", 4)
 	results, err := s.Results(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	winners := ""
-	for _, r := range results {
-		winners += r.GameID + ":" + r.Winner + " "
-	}
+	winners := winnersOf(results)
 	if want := "money_0:net money_1:heuristic money_2:net money_3:net "; winners != want {
 		t.Errorf("results after the migration: %s, want %s", winners, want)
 	}
