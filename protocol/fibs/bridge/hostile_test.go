@@ -207,7 +207,7 @@ func waitLog(t *testing.T, logs *syncbuf.Buffer, text string) {
 
 // A server that reads the login and says nothing more, or that sends the
 // welcome and never ends the who list: the bridge gives up after the
-// timeout, logs it and reconnects (it used to wait forever).
+// timeout, logs it and reconnects rather than waiting forever.
 func TestBridgeReconnectsFromSilentServer(t *testing.T) {
 	t.Run("login", func(t *testing.T) {
 		srv := newScriptServer(t)
@@ -323,8 +323,8 @@ func TestOnlineListIsBounded(t *testing.T) {
 }
 
 // A board with dice 0:0 followed by "Please move": the bridge has no move
-// to play, so it asks for a fresh board and plays on that one (it used to
-// take the first of no legal moves and panic).
+// to play, so it asks for a fresh board and plays on that one rather than
+// taking the first of no legal moves.
 func TestBridgeAskedToMoveWithoutDice(t *testing.T) {
 	const start0 = "board:You:alice:1:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:%d:%d:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0"
 	srv := newScriptServer(t)
@@ -357,7 +357,7 @@ func TestBridgeAskedToMoveWithoutDice(t *testing.T) {
 
 // A state file holding a match length no engine accepts (written from a
 // hostile server's line by an earlier bridge): the bridge drops it, says
-// so, and plays on; it used to fail every session at set_game.
+// so, and plays on rather than failing every session at set_game.
 func TestBridgeDropsStateTheEngineRefuses(t *testing.T) {
 	srv := newScriptServer(t)
 	b, logs := testBridge(t, srv.url(), func(o *Options) { o.Accept = []string{"all"} })
@@ -375,7 +375,7 @@ func TestBridgeDropsStateTheEngineRefuses(t *testing.T) {
 
 // The server has no saved match with the opponent of the bridge's: the
 // match is gone, so the bridge forgets it and sends the invitation it is
-// configured for (it used to ask to resume forever).
+// configured for rather than asking to resume forever.
 func TestBridgeForgetsMatchTheServerHasNot(t *testing.T) {
 	srv := newScriptServer(t)
 	b, logs := testBridge(t, srv.url(), func(o *Options) { o.Invite, o.InviteLen = "alice", 3 })
@@ -393,8 +393,8 @@ func TestBridgeForgetsMatchTheServerHasNot(t *testing.T) {
 
 // The opponent leaves the resumed match (fibsd: "alice leaves. The game
 // was saved.") but stays online: the bridge asks to resume again when
-// idle (it used to read the line as unknown and wait for alice's next
-// login).
+// idle rather than reading the line as unknown and waiting for alice's
+// next login.
 func TestBridgeReinvitesOpponentWhoLeaves(t *testing.T) {
 	srv := newScriptServer(t)
 	b, logs := testBridge(t, srv.url(), nil)
@@ -411,7 +411,7 @@ func TestBridgeReinvitesOpponentWhoLeaves(t *testing.T) {
 // A bridge killed after sending its move resumes with the move pending;
 // the server's "** You have 1 saved match(es)" at login is no refusal of
 // that move: the resumed board shows the move taken, and the record goes
-// on (the bridge used to drop the move at the error and lose the record).
+// on: the error does not drop the move nor lose the record.
 func TestBridgeKeepsPendingMoveThroughLoginErrors(t *testing.T) {
 	srv := newScriptServer(t)
 	b, logs := testBridge(t, srv.url(), nil)
