@@ -22,10 +22,10 @@ import (
 
 // binaries built once for all tests: the scripted fake engine and the
 // ringmaster command itself (for the kill test).
-var fakeEngine, fakeGo, fakeTune, ringmasterBin string
+var fakeEngine, fakeGo, fakeTune, ringmasterBin, gobotBin string
 
 func TestMain(m *testing.M) {
-	buildtest.Main(m, map[string]*string{"./testdata/fakebg": &fakeEngine, "./testdata/fakego": &fakeGo, "./testdata/faketune": &fakeTune,
+	buildtest.Main(m, map[string]*string{"./testdata/fakebg": &fakeEngine, "./testdata/fakego": &fakeGo, "../cmd/gobot": &gobotBin, "./testdata/faketune": &fakeTune,
 		"../cmd/ringmaster": &ringmasterBin})
 }
 
