@@ -191,14 +191,8 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 		}
 	}
 	if out.Decision == "cube" {
-		nd, dt, dp := out.Results[0].Cubeful.Mean, out.Results[1].Cubeful.Mean, out.Results[2].Cubeful.Mean
-		switch {
-		case min(dt, dp) <= nd:
-			out.Best = rollout.NoDouble
-		case dt < dp:
-			out.Best = rollout.DoubleTake
-		default:
-			out.Best = rollout.DoublePass
+		if out.Best, err = rollout.ProperCubeAction(out.Results); err != nil {
+			return err
 		}
 	}
 	if *asJSON {

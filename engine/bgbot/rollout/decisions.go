@@ -87,6 +87,24 @@ func NewCube(s *backgammon.State, rules backgammon.Rules, set Settings) (*Rollou
 	}}, nil
 }
 
+// ProperCubeAction names the proper cube action by the results of a
+// NewCube rollout, in its order: NoDouble unless both double/take and
+// double/pass beat it, then the cheaper of the two for the doubler's
+// opponent (a tie passes).
+func ProperCubeAction(results []Result) (string, error) {
+	if len(results) != 3 || results[0].Cubeful == nil || results[1].Cubeful == nil || results[2].Cubeful == nil {
+		return "", fmt.Errorf("rollout: want the three cubeful results of a cube decision, have %d", len(results))
+	}
+	ce := bgbot.CubeEquities{NoDouble: results[0].Cubeful.Mean, DoubleTake: results[1].Cubeful.Mean, DoublePass: results[2].Cubeful.Mean}
+	switch {
+	case !ce.ShouldDouble():
+		return NoDouble, nil
+	case ce.DoubleTake < ce.DoublePass:
+		return DoubleTake, nil
+	}
+	return DoublePass, nil
+}
+
 // Candidate is a legal move of a chequer decision with the bot's cubeless
 // money equity of it, from the mover's view.
 type Candidate struct {

@@ -146,3 +146,29 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 		})
 	}
 }
+
+// The proper cube action follows the three cubeful results: no double
+// unless both doubling results beat it, then the taker's cheaper choice.
+func TestProperCubeAction(t *testing.T) {
+	results := func(nd, dt, dp float64) []Result {
+		return []Result{{Cubeful: &Estimate{Mean: nd}}, {Cubeful: &Estimate{Mean: dt}}, {Cubeful: &Estimate{Mean: dp}}}
+	}
+	for _, c := range []struct {
+		nd, dt, dp float64
+		want       string
+	}{
+		{0.5, 0.4, 1, NoDouble},
+		{0.5, 0.5, 1, NoDouble},
+		{0.5, 0.8, 1, DoubleTake},
+		{0.5, 1.2, 1, DoublePass},
+		{0.5, 1, 1, DoublePass},
+	} {
+		got, err := ProperCubeAction(results(c.nd, c.dt, c.dp))
+		if err != nil || got != c.want {
+			t.Errorf("ND %v DT %v DP %v: %q, %v; want %q", c.nd, c.dt, c.dp, got, err, c.want)
+		}
+	}
+	if _, err := ProperCubeAction([]Result{{Name: NoDouble}}); err == nil {
+		t.Error("one cubeless result: no error")
+	}
+}
