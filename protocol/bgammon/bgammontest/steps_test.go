@@ -1,6 +1,7 @@
 package bgammontest
 
 import (
+	"strings"
 	"testing"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
@@ -17,7 +18,11 @@ func TestStepsReachTheLegalBoards(t *testing.T) {
 	moves, boards := bg.LegalMoves(st.Board, 6, 1)
 	for i, m := range moves {
 		cmd := bgammon.MoveCommand(m)
-		steps, err := bgammon.ParseSteps(splitArgs(cmd))
+		words := strings.Fields(cmd)
+		if len(words) == 0 || words[0] != "move" {
+			t.Fatalf("%q: not a move command", cmd)
+		}
+		steps, err := bgammon.ParseSteps(words[1:])
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
@@ -26,20 +31,4 @@ func TestStepsReachTheLegalBoards(t *testing.T) {
 			t.Errorf("%s (%s): reached %v (ok %v), want %v", cmd, bg.Format(st.Board, m), got, ok, boards[i])
 		}
 	}
-}
-
-func splitArgs(cmd string) []string {
-	var out []string
-	word := ""
-	for _, r := range cmd + " " {
-		if r == ' ' {
-			if word != "" && word != "move" {
-				out = append(out, word)
-			}
-			word = ""
-			continue
-		}
-		word += string(r)
-	}
-	return out
 }
