@@ -458,6 +458,15 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		}
 		defer transcript.Close()
 	}
+	// launchOpts sets up an engine of this game, a seat's or a referee's.
+	launchOpts := func(code string, def *control.Player) launchOptions {
+		o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot, engines: run.engines,
+			stderr: run.log.engineWriter(code, job.GameID, def.StderrLimit)}
+		if transcript != nil {
+			o.transcript = transcript.hook(code)
+		}
+		return o
+	}
 	codes := [2]string{job.PlayerA, job.PlayerB}
 	var seats [2]referee.Seat
 	var players [2]*gameEngine
@@ -469,16 +478,11 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 		}
 	}()
 	for i, code := range codes {
-		o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot, engines: run.engines,
-			stderr: run.log.engineWriter(code, job.GameID, defs[i].StderrLimit)}
-		if transcript != nil {
-			o.transcript = transcript.hook(code)
-		}
 		nth := 0
 		if i == 1 && codes[0] == code {
 			nth = 1
 		}
-		p, err := run.pool.acquire(ctx, slot, nth, defs[i], o)
+		p, err := run.pool.acquire(ctx, slot, nth, defs[i], launchOpts(code, defs[i]))
 		if err != nil {
 			return nil, fmt.Errorf("error starting player %s: %w", code, err)
 		}
@@ -498,12 +502,7 @@ func (run *runner) playOnce(ctx context.Context, slot int, job competitions.Job,
 			if def == nil {
 				return nil, fmt.Errorf("no player %s in the control file", code)
 			}
-			o := launchOptions{gameID: job.GameID, seed: job.DiceSeed, slot: slot, engines: run.engines,
-				stderr: run.log.engineWriter(code, job.GameID, def.StderrLimit)}
-			if transcript != nil {
-				o.transcript = transcript.hook(code)
-			}
-			return run.rm.launch(ctx, def, o)
+			return run.rm.launch(ctx, def, launchOpts(code, def))
 		}}
 	out, err := ref.Play(ctx, info, seats)
 	var cpu [2]time.Duration
@@ -620,9 +619,10 @@ func (r *Ringmaster) checkJudging() error {
 }
 
 // judgeForLuck judges a finished game with the slot's luck judge
-// (luck_judge, by default the game's at LuckAdjustPlies) and stores the analysis, and returns its luck-adjusted points by
-// seat. Where judging fails it logs why and returns nil: the game is
-// judged again by the next run's start or by 'ringmaster analyse'.
+// (luck_judge, by default the game's at LuckAdjustPlies), stores the
+// analysis and returns its luck-adjusted points by seat. Where judging
+// fails it logs why and returns nil: the game is judged again by the next
+// run's start or by 'ringmaster analyse'.
 func (run *runner) judgeForLuck(ctx context.Context, slot int, res store.GameResult) *[2]float64 {
 	j := run.judges[slot]
 	spec, _ := run.rm.luckJudge()
