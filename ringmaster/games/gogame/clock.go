@@ -177,3 +177,12 @@ func (c *clock) charge(d time.Duration) (flagFell bool) {
 	}
 	return false
 }
+
+// String is what the clock shows: "12s" of main time, or "8s for 3
+// moves" in overtime.
+func (c *clock) String() string {
+	if c.overtime {
+		return fmt.Sprintf("%.1fs for %d moves", c.period.Seconds(), c.stones)
+	}
+	return fmt.Sprintf("%.1fs", c.main.Seconds())
+}

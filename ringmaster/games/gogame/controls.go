@@ -220,12 +220,3 @@ func (g *game) refereeFailed(ctx context.Context, code, what string, err error) 
 	g.unknown(fmt.Sprintf("the referee %s failed: %s: %s", code, what, oneLine(err.Error())))
 	return nil
 }
-
-// String is what the clock shows: "12s" of main time, or "8s for 3
-// moves" in overtime.
-func (c *clock) String() string {
-	if c.overtime {
-		return fmt.Sprintf("%.1fs for %d moves", c.period.Seconds(), c.stones)
-	}
-	return fmt.Sprintf("%.1fs", c.main.Seconds())
-}
