@@ -29,11 +29,12 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// A process killed while it creates a database used to leave an empty
-// CODE.db behind, which every later open refused as not ours: a run
-// killed in its first moments could never be resumed. A child creating
-// databases one after another is killed with SIGKILL twenty times; every
-// database left at its path must open, at the current version.
+// A process killed while it creates a database must leave no empty or
+// half-made CODE.db behind, which every later open would refuse as not
+// ours, so that a run killed in its first moments can be resumed. A
+// child creating databases one after another is killed with SIGKILL
+// twenty times; every database left at its path must open, at the
+// current version.
 func TestKilledCreationLeavesNoHalfDatabase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills twenty child processes")
