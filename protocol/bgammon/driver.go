@@ -396,10 +396,10 @@ func findLegal(b bg.Board, legal []bg.Move, boards []bg.Board, mv bg.Move) (bg.M
 	return bg.Move{}, false
 }
 
+// startPosition reports whether the board is the standard starting one.
 func startPosition(st *GameState) bool {
 	me, opp := st.Sides()
-	want := [25]int8{5: 5, 7: 3, 12: 5, 23: 2}
-	return me == want && opp == want
+	return bg.Board{bg.Opponent: opp, bg.OnRoll: me} == bg.Standard.StartBoard()
 }
 
 // act sends the bot's decision when the board asks for one.
