@@ -491,9 +491,9 @@ func (s *Server) view(g *game, seat int, final bool) bgammon.GameState {
 	v := bgammon.GameState{Points: g.points, PlayerNumber: 1, DoubleValue: 1}
 	me := bgammon.Player{Number: 1, Name: nameOf(g.seats[seat])}
 	opp := bgammon.Player{Number: 2, Name: nameOf(g.seats[1-seat])}
-	start := [25]int8{5: 5, 7: 3, 12: 5, 23: 2}
+	start := bg.Standard.StartBoard()
 	if st == nil {
-		v.Board = bgammon.BoardView(start, start)
+		v.Board = bgammon.BoardView(start[bg.OnRoll], start[bg.Opponent])
 		v.Player1, v.Player2 = me, opp
 		return v
 	}
@@ -519,7 +519,7 @@ func (s *Server) view(g *game, seat int, final bool) bgammon.GameState {
 		}
 		v.Board = bgammon.BoardView(board[bg.OnRoll], board[bg.Opponent])
 	default:
-		v.Board = bgammon.BoardView(start, start)
+		v.Board = bgammon.BoardView(start[bg.OnRoll], start[bg.Opponent])
 	}
 	switch {
 	case playing:
