@@ -88,15 +88,8 @@ func (e *Engine) searchSeed() uint64 { return e.cfg.Seed ^ uint64(e.moves)*0x9e3
 func (e *Engine) analyse(ctx context.Context, c Color, step func(s *searcher, round int) (bool, error)) error {
 	old := e.game
 	defer func() { e.game = old }()
-	if e.game.Over() {
-		if err := e.replay(nil); err != nil {
-			return err
-		}
-	}
-	if e.game.ToPlay() != c {
-		if err := e.replay(&gogame.Played{Color: c.Opponent(), Move: gogame.Pass}); err != nil {
-			return err
-		}
+	if err := e.turnTo(c); err != nil {
+		return err
 	}
 	pos := e.position()
 	s := e.newSearcher(pos, c)

@@ -190,13 +190,12 @@ func (e *Engine) Play(c Color, m gogame.Move) error {
 	return nil
 }
 
-// play plays m for c: out of turn as if the other side had passed, after
-// two passes as if they had not ended the game. On failure e.game may be
+// turnTo makes it c's turn: after two passes it replays the game without
+// them (GTP controllers may go on; the count of passes starts again), and
+// out of turn it adds a pass for the other side. On failure e.game may be
 // a new game with such a pass; the caller restores the old one.
-func (e *Engine) play(c Color, m gogame.Move) error {
+func (e *Engine) turnTo(c Color) error {
 	if e.game.Over() {
-		// A move after two passes: GTP controllers may go on; start the
-		// count of passes again.
 		if err := e.replay(nil); err != nil {
 			return err
 		}
@@ -205,6 +204,16 @@ func (e *Engine) play(c Color, m gogame.Move) error {
 		if err := e.replay(&gogame.Played{Color: c.Opponent(), Move: gogame.Pass}); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// play plays m for c: out of turn as if the other side had passed, after
+// two passes as if they had not ended the game. On failure e.game may be
+// a new game with such a pass; the caller restores the old one.
+func (e *Engine) play(c Color, m gogame.Move) error {
+	if err := e.turnTo(c); err != nil {
+		return err
 	}
 	if err := e.game.Play(c, m); err != nil {
 		return err
@@ -443,15 +452,8 @@ func (e *Engine) RegGenMove(ctx context.Context, c Color) (Result, error) {
 // pass for the other side (a move out of turn) or without the passes that
 // ended it; the caller restores or keeps it.
 func (e *Engine) choose(ctx context.Context, c Color, cleanup bool) (Result, error) {
-	if e.game.Over() {
-		if err := e.replay(nil); err != nil {
-			return Result{}, err
-		}
-	}
-	if e.game.ToPlay() != c {
-		if err := e.replay(&gogame.Played{Color: c.Opponent(), Move: gogame.Pass}); err != nil {
-			return Result{}, err
-		}
+	if err := e.turnTo(c); err != nil {
+		return Result{}, err
 	}
 	pos := e.position()
 	var dead []gogame.Move
