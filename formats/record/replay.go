@@ -323,16 +323,9 @@ func Hits(b backgammon.Board, m backgammon.Move) []bool {
 // the board, the player on roll and the cube come from start, the score
 // and the Crawford state from the match so far; no dice are rolled.
 func startAt(s *backgammon.State, start string) error {
-	pos, match, ok := strings.Cut(start, ":")
-	if !ok {
-		return fmt.Errorf("start %q: want position ID:match ID", start)
-	}
-	at, err := gnubgid.DecodeState(pos, match, s.Rules)
+	at, err := DecodeStart(start, s.Rules)
 	if err != nil {
 		return fmt.Errorf("start %q: %w", start, err)
-	}
-	if at.GameState != backgammon.GamePlaying || at.Doubled || at.Resigned != backgammon.NoResult {
-		return fmt.Errorf("start %q: not a game in play with the player on roll to decide", start)
 	}
 	// StartGame keeps the match's bookkeeping (Crawford, post-Crawford);
 	// the opening roll it needs is replaced at once.
@@ -345,4 +338,22 @@ func startAt(s *backgammon.State, start string) error {
 		s.CubeValue, s.CubeOwner = 1, -1
 	}
 	return nil
+}
+
+// DecodeStart reads a game's start position, gnubg's "position ID:match
+// ID" (see Game.Start), under rules: it must be a game in play with the
+// player on roll to decide, no double or resignation on offer.
+func DecodeStart(start string, rules backgammon.Rules) (*backgammon.State, error) {
+	pos, match, ok := strings.Cut(start, ":")
+	if !ok {
+		return nil, errors.New("want POSITIONID:MATCHID")
+	}
+	at, err := gnubgid.DecodeState(pos, match, rules)
+	if err != nil {
+		return nil, err
+	}
+	if at.GameState != backgammon.GamePlaying || at.Doubled || at.Resigned != backgammon.NoResult {
+		return nil, errors.New("not a game in play with the player on roll to decide")
+	}
+	return at, nil
 }

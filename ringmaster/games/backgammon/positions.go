@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
-	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/formats/record"
 )
 
 // Positions is a suite of start positions: each is gnubg's "position
@@ -73,16 +73,11 @@ func ReadPositions(r io.Reader, name string) (*Positions, error) {
 // CheckPosition checks that id is "POSITIONID:MATCHID" of a game in play
 // with the player on roll to decide (no double or resignation on offer).
 func CheckPosition(id string) error {
-	pos, match, ok := strings.Cut(id, ":")
-	if !ok || strings.ContainsAny(id, " \t") {
+	if strings.ContainsAny(id, " \t") {
 		return fmt.Errorf("position %q: want POSITIONID:MATCHID", id)
 	}
-	s, err := gnubgid.DecodeState(pos, match, bg.Rules{Variant: bg.Standard, Cube: true})
-	if err != nil {
+	if _, err := record.DecodeStart(id, bg.Rules{Variant: bg.Standard, Cube: true}); err != nil {
 		return fmt.Errorf("position %q: %w", id, err)
-	}
-	if s.GameState != bg.GamePlaying || s.Doubled || s.Resigned != bg.NoResult {
-		return fmt.Errorf("position %q: not a game in play with the player on roll to decide", id)
 	}
 	return nil
 }
