@@ -46,10 +46,7 @@ func (e *Engine) LoadSGF(path, until string) (Color, error) {
 			}
 		}
 	}
-	st, err := startOf(rec)
-	if err != nil {
-		return 0, fmt.Errorf("loadsgf %s: %w", path, err)
-	}
+	st := startOf(rec)
 	old := *e
 	fail := func(err error) (Color, error) {
 		*e = old
@@ -70,24 +67,10 @@ func (e *Engine) LoadSGF(path, until string) (Color, error) {
 	return e.game.ToPlay(), nil
 }
 
-// startOf returns the record's start: a free handicap when HA stones are
-// in AB with White to move, else setup stones (as sgf's Replay).
-func startOf(rec *sgf.GoRecord) (setup, error) {
-	toPlay := rec.ToPlay
-	switch {
-	case toPlay != gogame.Empty:
-	case len(rec.Moves) > 0:
-		toPlay = rec.Moves[0].Color
-	case len(rec.AddBlack) > 0 && len(rec.AddWhite) == 0:
-		toPlay = white
-	default:
-		toPlay = black
-	}
-	st := setup{black: rec.AddBlack, white: rec.AddWhite, toPlay: toPlay}
-	if rec.Handicap >= 2 && len(rec.AddBlack) == rec.Handicap && len(rec.AddWhite) == 0 && toPlay == white {
-		st.handicap = true
-	}
-	return st, nil
+// startOf returns the record's start: a free handicap or setup stones, as
+// the record's Replay reads them.
+func startOf(rec *sgf.GoRecord) setup {
+	return setup{black: rec.AddBlack, white: rec.AddWhite, toPlay: rec.FirstToPlay(), handicap: rec.FreeHandicap()}
 }
 
 // Record returns the game so far as an SGF record.

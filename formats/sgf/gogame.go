@@ -320,28 +320,38 @@ func parsePointList(v string, size int) ([]gogame.Move, error) {
 	return out, nil
 }
 
+// FirstToPlay is the player to move first: PL's, else the first move's,
+// else White after black setup stones alone, else Black.
+func (rec *GoRecord) FirstToPlay() gogame.Color {
+	switch {
+	case rec.ToPlay != gogame.Empty:
+		return rec.ToPlay
+	case len(rec.Moves) > 0:
+		return rec.Moves[0].Color
+	case len(rec.AddBlack) > 0 && len(rec.AddWhite) == 0:
+		return gogame.White
+	}
+	return gogame.Black
+}
+
+// FreeHandicap reports whether the setup stones are a free handicap: HA
+// stones in AB, none in AW, and White to move first.
+func (rec *GoRecord) FreeHandicap() bool {
+	return rec.Handicap >= 2 && len(rec.AddBlack) == rec.Handicap && len(rec.AddWhite) == 0 && rec.FirstToPlay() == gogame.White
+}
+
 // Replay plays the record through the rules and returns the game: the
 // setup stones (a free handicap when the record has HA stones in AB and
-// White moves first), then every move, each checked. superko turns on
-// positional superko. The player to move first is PL's, else the first
-// move's, else White after black setup stones alone, else Black.
+// White moves first), then every move, each checked, FirstToPlay
+// moving first. superko turns on positional superko.
 func (rec *GoRecord) Replay(superko bool) (*gogame.Game, error) {
 	g, err := gogame.NewGame(gogame.Settings{Size: rec.Size, Komi: rec.Komi, Superko: superko})
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	toPlay := rec.ToPlay
+	toPlay := rec.FirstToPlay()
 	switch {
-	case toPlay != gogame.Empty:
-	case len(rec.Moves) > 0:
-		toPlay = rec.Moves[0].Color
-	case len(rec.AddBlack) > 0 && len(rec.AddWhite) == 0:
-		toPlay = gogame.White
-	default:
-		toPlay = gogame.Black
-	}
-	switch {
-	case rec.Handicap >= 2 && len(rec.AddBlack) == rec.Handicap && len(rec.AddWhite) == 0 && toPlay == gogame.White:
+	case rec.FreeHandicap():
 		err = g.SetFreeHandicap(rec.AddBlack)
 	case len(rec.AddBlack)+len(rec.AddWhite) > 0 || toPlay != gogame.Black:
 		err = g.Setup(rec.AddBlack, rec.AddWhite, toPlay)
