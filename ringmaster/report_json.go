@@ -130,7 +130,7 @@ type JSONSPRT struct {
 // ShowJSON writes the report as JSON.
 func (r *Ringmaster) ShowJSON(ctx context.Context, w io.Writer) error {
 	return r.withExistingStore(ctx, func(st *store.Store) error {
-		d, err := r.loadReportData(ctx, st)
+		d, err := r.loadReportDataWithDefinitions(ctx, st)
 		if err != nil {
 			return err
 		}

@@ -155,7 +155,9 @@ type reportData struct {
 	luck map[string][2]float64
 	// tunerGames are a tuning competition's games as issued.
 	tunerGames []store.TunerGame
-	// defs are the definitions the players played under.
+	// defs are the definitions the players played under, read only for
+	// the full and JSON reports (loadReportDataWithDefinitions): the live
+	// view, redrawn every second, does not show them.
 	defs []store.Definition
 }
 
@@ -176,9 +178,6 @@ func (r *Ringmaster) loadReportData(ctx context.Context, st *store.Store) (repor
 	if d.tunerGames, err = st.TunerGames(ctx); err != nil {
 		return d, err
 	}
-	if d.defs, err = st.Definitions(ctx); err != nil {
-		return d, err
-	}
 	analyses, err := st.Analyses(ctx, r.luckKey())
 	if err != nil {
 		return d, err
@@ -192,11 +191,24 @@ func (r *Ringmaster) loadReportData(ctx context.Context, st *store.Store) (repor
 	return d, nil
 }
 
+// loadReportDataWithDefinitions is loadReportData with the players'
+// definitions, which the full and JSON reports list.
+func (r *Ringmaster) loadReportDataWithDefinitions(ctx context.Context, st *store.Store) (reportData, error) {
+	d, err := r.loadReportData(ctx, st)
+	if err != nil {
+		return d, err
+	}
+	if d.defs, err = st.Definitions(ctx); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
 // printFullReport prints the report kept in CODE.report and shown by show
 // and report: a heading, every matchup with its details, every void
 // attempt and the engines' descriptions.
 func (r *Ringmaster) printFullReport(ctx context.Context, st *store.Store, w io.Writer) error {
-	d, err := r.loadReportData(ctx, st)
+	d, err := r.loadReportDataWithDefinitions(ctx, st)
 	if err != nil {
 		return err
 	}
