@@ -71,10 +71,7 @@ func NewServer(e *Engine) *protocol.Server {
 	})
 	genmove := func(cleanup bool) func(context.Context, []string) (string, error) {
 		return func(ctx context.Context, args []string) (string, error) {
-			if len(args) != 1 {
-				return "", fmt.Errorf("%w: genmove takes a colour", protocol.ErrArgs)
-			}
-			c, err := parseColor(args[0])
+			c, err := colourArg("genmove", args)
 			if err != nil {
 				return "", err
 			}
@@ -82,22 +79,16 @@ func NewServer(e *Engine) *protocol.Server {
 			if err != nil {
 				return "", err
 			}
-			if r.Resign {
-				return "resign", nil
-			}
-			return vertexString(r.Move), nil
+			return moveAnswer(r), nil
 		}
 	}
 	s.HandleFunc("genmove", genmove(false))
 	s.HandleFunc("kgs-genmove_cleanup", genmove(true))
 	s.HandleFunc("undo", func(context.Context, []string) (string, error) { return "", e.Undo() })
 	s.HandleFunc("fixed_handicap", func(_ context.Context, args []string) (string, error) {
-		if len(args) != 1 {
-			return "", fmt.Errorf("%w: fixed_handicap takes a number", protocol.ErrArgs)
-		}
-		n, err := strconv.Atoi(args[0])
+		n, err := countArg("fixed_handicap", args)
 		if err != nil {
-			return "", fmt.Errorf("%w: fixed_handicap %q", protocol.ErrArgs, args[0])
+			return "", err
 		}
 		ms, err := e.SetFixedHandicap(n)
 		if err != nil {
@@ -180,32 +171,23 @@ func NewServer(e *Engine) *protocol.Server {
 		return "\n" + e.Game().Board().String(), nil
 	})
 	s.HandleFunc("list_stones", func(_ context.Context, args []string) (string, error) {
-		if len(args) != 1 {
-			return "", fmt.Errorf("%w: list_stones takes a colour", protocol.ErrArgs)
-		}
-		c, err := parseColor(args[0])
+		c, err := colourArg("list_stones", args)
 		if err != nil {
 			return "", err
 		}
 		return vertices(e.Game().Board().Stones(c)), nil
 	})
 	s.HandleFunc("captures", func(_ context.Context, args []string) (string, error) {
-		if len(args) != 1 {
-			return "", fmt.Errorf("%w: captures takes a colour", protocol.ErrArgs)
-		}
-		c, err := parseColor(args[0])
+		c, err := colourArg("captures", args)
 		if err != nil {
 			return "", err
 		}
 		return strconv.Itoa(e.Game().Captured(c)), nil
 	})
 	s.HandleFunc("place_free_handicap", func(_ context.Context, args []string) (string, error) {
-		if len(args) != 1 {
-			return "", fmt.Errorf("%w: place_free_handicap takes a number", protocol.ErrArgs)
-		}
-		n, err := strconv.Atoi(args[0])
+		n, err := countArg("place_free_handicap", args)
 		if err != nil {
-			return "", fmt.Errorf("%w: place_free_handicap %q", protocol.ErrArgs, args[0])
+			return "", err
 		}
 		ms, err := e.PlaceFreeHandicap(n)
 		if err != nil {
@@ -214,10 +196,7 @@ func NewServer(e *Engine) *protocol.Server {
 		return vertices(ms), nil
 	})
 	s.HandleFunc("reg_genmove", func(ctx context.Context, args []string) (string, error) {
-		if len(args) != 1 {
-			return "", fmt.Errorf("%w: reg_genmove takes a colour", protocol.ErrArgs)
-		}
-		c, err := parseColor(args[0])
+		c, err := colourArg("reg_genmove", args)
 		if err != nil {
 			return "", err
 		}
@@ -225,10 +204,7 @@ func NewServer(e *Engine) *protocol.Server {
 		if err != nil {
 			return "", err
 		}
-		if r.Resign {
-			return "resign", nil
-		}
-		return vertexString(r.Move), nil
+		return moveAnswer(r), nil
 	})
 	s.HandleFunc("loadsgf", func(_ context.Context, args []string) (string, error) {
 		if len(args) < 1 || len(args) > 2 {
@@ -383,6 +359,34 @@ func seconds(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("bad seconds %q", s)
 	}
 	return time.Duration(f * float64(time.Second)), nil
+}
+
+// colourArg reads the one argument of the command name, a colour.
+func colourArg(name string, args []string) (Color, error) {
+	if len(args) != 1 {
+		return 0, fmt.Errorf("%w: %s takes a colour", protocol.ErrArgs, name)
+	}
+	return parseColor(args[0])
+}
+
+// countArg reads the one argument of the command name, a number.
+func countArg(name string, args []string) (int, error) {
+	if len(args) != 1 {
+		return 0, fmt.Errorf("%w: %s takes a number", protocol.ErrArgs, name)
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s %q", protocol.ErrArgs, name, args[0])
+	}
+	return n, nil
+}
+
+// moveAnswer is genmove's answer for r: its vertex, or resign.
+func moveAnswer(r Result) string {
+	if r.Resign {
+		return "resign"
+	}
+	return vertexString(r.Move)
 }
 
 func parseColor(s string) (Color, error) {
