@@ -101,9 +101,16 @@ func New(cfg Config) (*Handler, error) {
 	if h.factory == nil {
 		h.factory = &gtpengine.Factory{}
 	}
-	h.mux.HandleFunc("POST /move", h.endpoint(h.move))
-	h.mux.HandleFunc("POST /cube", h.endpoint(h.cube))
-	h.mux.HandleFunc("POST /eval", h.endpoint(h.eval))
+	// The mux serves exactly Routes, which the OpenAPI file is checked
+	// against.
+	works := map[string]work{"/move": h.move, "/cube": h.cube, "/eval": h.eval}
+	for _, route := range Routes {
+		w, ok := works[route.Path]
+		if !ok {
+			return nil, fmt.Errorf("http api: no handler for %s %s", route.Method, route.Path)
+		}
+		h.mux.HandleFunc(route.Method+" "+route.Path, h.endpoint(w))
+	}
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		for _, route := range Routes {
 			if route.Path == r.URL.Path {
