@@ -414,6 +414,11 @@ func (run *runner) propose(ctx context.Context) (competitions.Job, bool) {
 func (run *runner) player(code string) *control.Player {
 	run.mu.Lock()
 	defer run.mu.Unlock()
+	return run.playerLocked(code)
+}
+
+// playerLocked is player with run.mu held.
+func (run *runner) playerLocked(code string) *control.Player {
 	if run.tuning != nil {
 		if p := run.tuning.players[code]; p != nil {
 			return p
@@ -576,10 +581,7 @@ func (run *runner) bind(j competitions.Job) competitions.Job {
 		b.players, b.defs, b.settings = map[string]*control.Player{}, map[*control.Player]string{}, map[string]string{}
 	}
 	def := func(code string) string {
-		p := run.rm.Comp.Players[code]
-		if run.tuning != nil && run.tuning.players[code] != nil {
-			p = run.tuning.players[code]
-		}
+		p := run.playerLocked(code)
 		if p == nil {
 			return ""
 		}
