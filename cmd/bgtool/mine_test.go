@@ -51,9 +51,16 @@ func TestMinePositions(t *testing.T) {
 	if again := mine("--class", "contact", "--lead", "-80..-30", "--cube", "centred", "--limit", "6", "--seed", "3"); strings.Join(again, " ") != strings.Join(ids, " ") {
 		t.Errorf("the same seed sampled %v, then %v", ids, again)
 	}
-	for _, id := range mine("--class", "bearoff", "--limit", "0") {
+	bearoffs := mine("--class", "bearoff", "--limit", "0")
+	if len(bearoffs) == 0 {
+		t.Error("no bearoff positions in the example records")
+	}
+	for _, id := range bearoffs {
 		pos, _, _ := strings.Cut(id, ":")
-		b, _ := gnubgid.DecodePosition(pos)
+		b, err := gnubgid.DecodePosition(pos)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
 		if !homeOnly(&b[0]) || !homeOnly(&b[1]) {
 			t.Errorf("%s is no bearoff position", id)
 		}
