@@ -63,13 +63,16 @@ type Controller struct {
 	w    io.Writer
 	opts ControllerOptions
 
+	// limits bounds each response and onLine logs its lines (nil without
+	// a transcript), whichever goroutine reads them.
+	limits responseLimits
+	onLine func(string)
+
 	// direct, when set, is r read in Do's goroutine through br (decided
-	// at the first Do); limits bounds each response.
+	// at the first Do).
 	direct        readDeadliner
 	directChecked bool
 	br            *bufio.Reader
-	limits        responseLimits
-	onLine        func(string)
 	rawW          io.Writer      // w written without the file's system-call path; nil when not direct
 	reading       atomic.Bool    // Do is reading from direct
 	cancelled     sync.WaitGroup // a direct Do's context watcher
@@ -186,12 +189,8 @@ func (c *Controller) log(sent bool, line string) {
 
 func (c *Controller) readLoop() {
 	br := bufio.NewReaderSize(c.r, 64<<10)
-	onLine := func(line string) { c.log(false, line) }
-	if c.opts.Transcript == nil {
-		onLine = nil
-	}
 	for {
-		resp, err := readResponse(br, responseLimits{line: c.opts.MaxLineLength, lines: c.opts.MaxResponseLines, bytes: c.opts.MaxResponseBytes}, onLine)
+		resp, err := readResponse(br, c.limits, c.onLine)
 		select {
 		case c.results <- readResult{resp, err}:
 		case <-c.stop:
