@@ -119,13 +119,22 @@ func newJob(seed int64, plan MatchupPlan, n int, id string) Job {
 		j.PlayerA, j.PlayerB = j.PlayerB, j.PlayerA
 		j.Swapped = true
 	}
-	k := n
 	if plan.Paired {
 		j.PairNumber = n / 2
-		k = j.PairNumber
 	}
-	j.DiceSeed = DiceSeed(seed, plan.ID, k)
+	j.DiceSeed = DiceSeed(seed, plan.ID, PairOrNumber(n, j.PairNumber))
 	return j
+}
+
+// PairOrNumber is what is drawn or chosen per pair of games where the
+// games are paired (pair >= 0: both games of a pair take the same), else
+// per game: the index of a game's start position in a suite, or of its
+// seat draw.
+func PairOrNumber(number, pair int) int {
+	if pair >= 0 {
+		return pair
+	}
+	return number
 }
 
 // DiceSeed derives the dice seed of game (or pair) k of a matchup from the

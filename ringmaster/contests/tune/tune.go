@@ -357,20 +357,11 @@ func (s *state) proposal(g tuners.Game) contest.Proposal {
 	case SeatSecond:
 		p.ASecond = true
 	case SeatAlternate:
-		p.ASecond = seatKey(g)%2 == 1
+		p.ASecond = competitions.PairOrNumber(g.Number, g.Pair)%2 == 1
 	case SeatRandom:
-		p.ASecond = RandomSecond(s.p.Seed, seatKey(g))
+		p.ASecond = RandomSecond(s.p.Seed, competitions.PairOrNumber(g.Number, g.Pair))
 	}
 	return p
-}
-
-// seatKey is what a game's seat is chosen by: its pair where it has one
-// (both games of a pair seat A alike), else its number.
-func seatKey(g tuners.Game) int {
-	if g.Pair >= 0 {
-		return g.Pair
-	}
-	return g.Number
 }
 
 // RandomSecond is candidate_colour = "random"'s draw for game (or pair)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gamemill/gamemill/competitions"
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/record"
 )
@@ -87,9 +88,5 @@ func CheckPosition(id string) error {
 // position, the seats swapped), else n; the suite repeats when there are
 // more games than positions.
 func (p *Positions) For(number, pair int) string {
-	k := number
-	if pair >= 0 {
-		k = pair
-	}
-	return p.IDs[k%len(p.IDs)]
+	return p.IDs[competitions.PairOrNumber(number, pair)%len(p.IDs)]
 }

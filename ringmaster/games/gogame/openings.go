@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gamemill/gamemill/competitions"
 	rules "github.com/gamemill/gamemill/engine/gogame"
 	"github.com/gamemill/gamemill/formats/sgf"
 )
@@ -191,10 +192,6 @@ func openingsDigest(openings []Opening) string {
 // paired (both colours of an opening), else by its number, cycling
 // through the openings.
 func openingFor(openings []Opening, number, pair int) (int, Opening) {
-	k := number
-	if pair >= 0 {
-		k = pair
-	}
-	i := k % len(openings)
+	i := competitions.PairOrNumber(number, pair) % len(openings)
 	return i, openings[i]
 }
