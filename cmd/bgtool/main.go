@@ -46,6 +46,9 @@ commands:
   gnubg-moveset FILE...          make a move set (bgtrain benchmark --moves):
                                  the records' chequer decisions, every legal
                                  move's result judged by gnubg
+  mine-positions FILE...         write a positions file (a ringmaster suite)
+                                 of the records' positions by class, the
+                                 mover's pip lead and the cube
   rollout POSITION_ID [MATCH_ID] roll out a position, its cube decision
                                  (--cube) or its chequer decision (--dice)
                                  with bgbot: equities and standard errors

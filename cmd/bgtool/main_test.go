@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -217,5 +218,14 @@ func TestMovesEval(t *testing.T) {
 	out, _, code := runTool(t, "moves", "--eval", "--json", "4HPwATDgc/ABMA", "21")
 	if code != 0 || !strings.Contains(out, `"equity"`) || !strings.Contains(out, `"probs"`) {
 		t.Errorf("moves --eval --json: exit %d\n%s", code, out)
+	}
+}
+
+// TestUsageListsEveryCommand: bgtool's usage names each of its commands.
+func TestUsageListsEveryCommand(t *testing.T) {
+	for _, c := range program(io.Discard, io.Discard).Commands {
+		if !strings.Contains(usage, "\n  "+c.Name+" ") {
+			t.Errorf("the usage does not list %s", c.Name)
+		}
 	}
 }
