@@ -35,7 +35,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return serveCommand(stdout).Main(ctx, "bgbot", args[1:], stdout, stderr)
 	}
 	c := &cli.Command{
-		Summary: "bgbot is Gamemill's backgammon bot: a neural network with search, speaking the Gamemill backgammon command set on stdin and stdout.",
+		Summary: "bgbot is Gamemill's backgammon bot: a neural network with search, speaking the Gamemill backgammon command set on stdin and stdout; 'bgbot serve' answers over HTTP instead (bgbot serve --help).",
 		Run: func(ctx context.Context, fs *pflag.FlagSet, args []string) error {
 			o := gtpengine.DefaultOptions()
 			fs.AddFlagSet(gtpengine.FlagSet("bgbot", &o))

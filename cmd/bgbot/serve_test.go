@@ -76,4 +76,8 @@ func TestServeExitStatus(t *testing.T) {
 	if code := run(context.Background(), []string{"serve", "--help"}, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "--http") {
 		t.Errorf("serve --help: exit %d, stdout %q", code, stdout.String())
 	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"--help"}, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "bgbot serve") {
+		t.Errorf("--help does not name bgbot serve: exit %d, stdout %q", code, stdout.String())
+	}
 }
