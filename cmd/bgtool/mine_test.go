@@ -15,9 +15,13 @@ import (
 // mover's pip lead, the cube), is a game in play with no dice rolled, the
 // sample is the size asked and the same for the same seed.
 func TestMinePositions(t *testing.T) {
-	records, _ := filepath.Glob("../../examples/*.games")
+	// Committed match records (ringmaster runs' .games folders are not in
+	// the tree).
+	records, _ := filepath.Glob("../../engine/bgbot/analysis/testdata/xcheck/*.mat")
+	more, _ := filepath.Glob("../../player/gnubg/verdict/testdata/*.mat")
+	records = append(records, more...)
 	if len(records) == 0 {
-		t.Fatal("no example records")
+		t.Fatal("no committed match records")
 	}
 	mine := func(args ...string) []string {
 		var out, errs bytes.Buffer
