@@ -88,9 +88,9 @@ func parseGnubgRollout(out string) (cl, clSE, cf, cfSE float64, err error) {
 // quasi-random dice): cubeless and cubeful money equities within three of
 // their combined standard errors (plus the rounding of gnubg's output;
 // gnubg ends games in its bear-off databases, so its errors there are
-// nil). The two bots differ, so with enough
-// trials their rollouts would part; docs/results/2026-11-28-rollouts.md
-// has 20 positions at 648 and 1296 trials.
+// nil). The two bots differ, so with enough trials their rollouts would
+// part; docs/results/2026-11-28-rollouts.md has 20 positions, bgbot's at
+// 648 (money) or 324 (match) trials and gnubg's at 1296.
 func TestRolloutAgreesWithGnubg(t *testing.T) {
 	peertest.Gnubg(t)
 	for _, c := range []struct{ pos, match string }{
