@@ -51,9 +51,11 @@ type Config struct {
 // Route is one endpoint: its method and path.
 type Route struct{ Method, Path string }
 
-// Routes are the server's endpoints, as docs/bgbot-openapi.json
+// Routes returns the server's endpoints, as docs/bgbot-openapi.json
 // describes them.
-var Routes = []Route{{"POST", "/move"}, {"POST", "/cube"}, {"POST", "/eval"}}
+func Routes() []Route {
+	return []Route{{"POST", "/move"}, {"POST", "/cube"}, {"POST", "/eval"}}
+}
 
 // Handler answers the API's requests.
 type Handler struct {
@@ -104,7 +106,7 @@ func New(cfg Config) (*Handler, error) {
 	// The mux serves exactly Routes, which the OpenAPI file is checked
 	// against.
 	works := map[string]work{"/move": h.move, "/cube": h.cube, "/eval": h.eval}
-	for _, route := range Routes {
+	for _, route := range Routes() {
 		w, ok := works[route.Path]
 		if !ok {
 			return nil, fmt.Errorf("http api: no handler for %s %s", route.Method, route.Path)
@@ -112,7 +114,7 @@ func New(cfg Config) (*Handler, error) {
 		h.mux.HandleFunc(route.Method+" "+route.Path, h.endpoint(w))
 	}
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		for _, route := range Routes {
+		for _, route := range Routes() {
 			if route.Path == r.URL.Path {
 				w.Header().Set("Allow", route.Method)
 				writeError(w, http.StatusMethodNotAllowed, &FieldError{Err: fmt.Errorf("%s %s: the endpoint takes %s", r.Method, r.URL.Path, route.Method)})

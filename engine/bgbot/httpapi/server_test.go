@@ -436,7 +436,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		}
 	}
 	srv := newServer(t, Config{})
-	for _, r := range Routes {
+	for _, r := range Routes() {
 		served = append(served, r.Method+" "+r.Path)
 		req, err := http.NewRequest(r.Method, srv.URL+r.Path, strings.NewReader(`{}`))
 		if err != nil {
