@@ -1,10 +1,8 @@
 package protocol
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -23,25 +21,7 @@ func osScripted(t *testing.T, opts ControllerOptions, reply func(line string) (o
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		defer respW.Close()
-		br := bufio.NewReader(cmdR)
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			out, more := reply(strings.TrimSuffix(line, "\n"))
-			if out != "" {
-				if _, err := io.WriteString(respW, out); err != nil {
-					return
-				}
-			}
-			if !more {
-				return
-			}
-		}
-	}()
+	go fakeEngine(cmdR, respW, reply)
 	t.Cleanup(func() {
 		cmdW.Close()
 		cmdR.Close()

@@ -46,25 +46,7 @@ func scripted(t *testing.T, opts ControllerOptions, reply func(line string) (out
 	t.Helper()
 	cmdR, cmdW := io.Pipe()
 	respR, respW := io.Pipe()
-	go func() {
-		defer respW.Close()
-		br := bufio.NewReader(cmdR)
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			out, more := reply(strings.TrimSuffix(line, "\n"))
-			if out != "" {
-				if _, err := io.WriteString(respW, out); err != nil {
-					return
-				}
-			}
-			if !more {
-				return
-			}
-		}
-	}()
+	go fakeEngine(cmdR, respW, reply)
 	t.Cleanup(func() {
 		cmdR.Close()
 		cmdW.Close()
@@ -72,6 +54,28 @@ func scripted(t *testing.T, opts ControllerOptions, reply func(line string) (out
 		respW.Close()
 	})
 	return NewController(respR, cmdW, opts)
+}
+
+// fakeEngine answers each command line read from cmd with reply's bytes
+// written to resp, until reply says stop or a pipe ends; it closes resp.
+func fakeEngine(cmd io.Reader, resp io.WriteCloser, reply func(line string) (out string, more bool)) {
+	defer resp.Close()
+	br := bufio.NewReader(cmd)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return
+		}
+		out, more := reply(strings.TrimSuffix(line, "\n"))
+		if out != "" {
+			if _, err := io.WriteString(resp, out); err != nil {
+				return
+			}
+		}
+		if !more {
+			return
+		}
+	}
 }
 
 func TestControllerRoundTrip(t *testing.T) {
