@@ -610,7 +610,7 @@ func TestCommittedMatchMoveSet(t *testing.T) {
 
 // The committed late move sets (gnubg2-late-moves.txt and
 // gnubg0-late-moves.txt: 3,000 decisions of the Crawford game and the
-// games after it, from issue 12's seed-42100 matches, priced by gnubg at
+// games after it, from the strength study's seed-42100 matches, priced by gnubg at
 // 2 and 0 ply with the cube) hold only those stages, the same decisions in
 // both, and the default player at its measured cost: 2.47 mEMG a
 // decision, gnubg 0-ply's own choices 2.42 (a drift past 3 fails).

@@ -158,7 +158,7 @@ func DefaultOptions() Options {
 }
 
 // EngineBearoffCheckers is the bearoff database the engine uses by
-// default: all 15 checkers, with gammon distributions. On issue 12's
+// default: all 15 checkers, with gammon distributions. On the strength study's
 // 3,000 decisions it gives up 0.35 mEMG a race decision where the
 // 10-checker one gives up 0.48 (docs/bgbot.md).
 const EngineBearoffCheckers = 15
