@@ -96,10 +96,11 @@ func AnalyseDecisions(ctx context.Context, binary, file string, plies int, cubeO
 		return fail(fmt.Errorf("gnubg: %w: %s", err, lastLines(text.Bytes(), 5)))
 	}
 	var r Record
-	r.Players, err = parseStatistics(text.String(), !cubeOnly)
+	st, err := ReadStatistics(text.String(), !cubeOnly)
 	if err != nil {
 		return fail(fmt.Errorf("%w (gnubg said: %s)", err, lastLines(text.Bytes(), 5)))
 	}
+	r.Players = st.Players()
 	for _, path := range []string{out, cubeOut} {
 		ds, cs, err := readDecisionsFile(path, file)
 		if err != nil {

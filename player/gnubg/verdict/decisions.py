@@ -16,6 +16,8 @@ cube_out = open(os.environ['GAMEMILL_VERDICT_CUBE_OUT'], 'w')
 cube_only = os.environ.get('GAMEMILL_VERDICT_CUBE_ONLY') == '1'
 gnubg.command('set analysis chequerplay evaluation plies %d' % plies)
 gnubg.command('set analysis cubedecision evaluation plies %d' % plies)
+# The statistics read afterwards include the luck section.
+gnubg.command('set analysis luck on')
 if cube_only:
     gnubg.command('set analysis moves off')
 gnubg.command('import mat "%s"' % path)

@@ -6,18 +6,10 @@
 package verdict
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -57,140 +49,24 @@ func (p *Player) Add(q Player) {
 }
 
 // ParseStatistics reads the two players' figures from the text gnubg
-// prints for "show statistics match" (English, gnubg 1.0x): the player
-// names from the "Player" line, then from the chequer play section the
-// unforced moves and the error total, from the cube section the close or
-// actual decisions and the error total.
-func ParseStatistics(text string) ([2]Player, error) { return parseStatistics(text, true) }
-
-// parseStatistics is ParseStatistics that, without chequer, reads a
-// cube-only analysis's statistics, which have no chequer play section.
-func parseStatistics(text string, chequer bool) ([2]Player, error) {
-	var ps [2]Player
-	section := ""
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(strings.NewReader(text))
-	for line := 1; sc.Scan(); line++ {
-		l := strings.TrimSpace(sc.Text())
-		if l == "" {
-			continue
-		}
-		// Columns are set apart by two spaces or more; a label, a name or a
-		// figure such as "-0.890 (-15.784%)" has single spaces at most.
-		cols := columnSep.Split(l, -1)
-		if len(cols) == 1 && strings.HasSuffix(l, " statistics") {
-			section = l
-			continue
-		}
-		key := cols[0]
-		if strings.HasPrefix(key, "Error total EMG (") { // "(MWC)" in match play, "(Points)" in money play
-			key = "Error total"
-		}
-		if key == "Player" {
-			if len(cols) != 3 {
-				return ps, fmt.Errorf("statistics line %d: player line %q does not name two players", line, l)
-			}
-			ps[0].Name, ps[1].Name = cols[1], cols[2]
-			seen["player"] = true
-			continue
-		}
-		var err error
-		switch {
-		case section == "Chequerplay statistics" && key == "Unforced moves":
-			ps[0].UnforcedMoves, ps[1].UnforcedMoves, err = ints(cols[1:])
-		case section == "Chequerplay statistics" && key == "Error total":
-			ps[0].ChequerError, ps[1].ChequerError, err = errs(cols[1:])
-		case section == "Cube statistics" && key == "Close or actual cube decisions":
-			ps[0].CubeDecisions, ps[1].CubeDecisions, err = ints(cols[1:])
-		case section == "Cube statistics" && key == "Error total":
-			ps[0].CubeError, ps[1].CubeError, err = errs(cols[1:])
-		default:
-			continue
-		}
-		if err != nil {
-			return ps, fmt.Errorf("statistics line %d: %s: %w", line, key, err)
-		}
-		seen[section+"/"+key] = true
-	}
-	want := []string{"player", "Cube statistics/Close or actual cube decisions", "Cube statistics/Error total"}
-	if chequer {
-		want = append(want, "Chequerplay statistics/Unforced moves", "Chequerplay statistics/Error total")
-	}
-	for _, k := range want {
-		if !seen[k] {
-			return ps, fmt.Errorf("statistics: no %q", k)
-		}
-	}
-	ps[0].Records, ps[1].Records = 1, 1
-	return ps, nil
-}
-
-var columnSep = regexp.MustCompile(`\s{2,}`)
-
-// ints reads two counts, one per player.
-func ints(cols []string) (int, int, error) {
-	if len(cols) != 2 {
-		return 0, 0, fmt.Errorf("%d columns, want 2", len(cols))
-	}
-	x, err := strconv.Atoi(cols[0])
+// prints for "show statistics match" (ReadStatistics with the chequer play
+// section).
+func ParseStatistics(text string) ([2]Player, error) {
+	s, err := ReadStatistics(text, true)
 	if err != nil {
-		return 0, 0, err
+		return [2]Player{}, err
 	}
-	y, err := strconv.Atoi(cols[1])
-	return x, y, err
-}
-
-// errs reads two error totals such as "-0.890 (-15.784%)", one per
-// player, returning them as positive EMG.
-func errs(cols []string) (float64, float64, error) {
-	if len(cols) != 2 {
-		return 0, 0, fmt.Errorf("%d columns, want 2", len(cols))
-	}
-	one := func(s string) (float64, error) {
-		f := strings.Fields(s)
-		v, err := strconv.ParseFloat(f[0], 64)
-		if err != nil {
-			return 0, err
-		}
-		if !(v <= 0) {
-			return 0, fmt.Errorf("error total %v is not at most zero", v)
-		}
-		return -v, nil
-	}
-	x, err := one(cols[0])
-	if err != nil {
-		return 0, 0, err
-	}
-	y, err := one(cols[1])
-	return x, y, err
+	return s.Players(), nil
 }
 
 // Analyse runs gnubg (binary) on one .mat file, analysing chequer play and
 // cube decisions plies deep, and returns the two players' figures.
 func Analyse(ctx context.Context, binary, file string, plies int) ([2]Player, error) {
-	abs, err := filepath.Abs(file)
+	s, err := AnalyseStatistics(ctx, binary, file, plies)
 	if err != nil {
-		return [2]Player{}, fmt.Errorf("analyse %s: %w", file, err)
+		return [2]Player{}, err
 	}
-	if strings.ContainsAny(abs, "\n\"") {
-		return [2]Player{}, fmt.Errorf("analyse %s: the path has a newline or a quote", file)
-	}
-	script := fmt.Sprintf("set analysis chequerplay evaluation plies %d\nset analysis cubedecision evaluation plies %d\n"+
-		"import mat \"%s\"\nanalyse match\nshow statistics match\n", plies, plies, abs)
-	cmd := exec.CommandContext(ctx, binary, "-t", "-q")
-	cmd.Stdin = strings.NewReader(script)
-	cmd.Env = append(os.Environ(), "LANG=C", "LC_ALL=C")
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	if err := cmd.Run(); err != nil {
-		return [2]Player{}, fmt.Errorf("analyse %s: gnubg: %w", file, err)
-	}
-	ps, err := ParseStatistics(out.String())
-	if err != nil {
-		return ps, fmt.Errorf("analyse %s: %w", file, err)
-	}
-	return ps, nil
+	return s.Players(), nil
 }
 
 // AnalyseFiles runs Analyse on every file, jobs gnubg processes at once,

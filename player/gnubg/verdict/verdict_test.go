@@ -127,26 +127,6 @@ func TestAnalyseWithGnubg(t *testing.T) {
 	}
 }
 
-func FuzzParseStatistics(f *testing.F) {
-	for _, name := range []string{"testdata/statistics-match5.txt", "testdata/statistics-money.txt"} {
-		if good, err := os.ReadFile(name); err == nil {
-			f.Add(string(good))
-		}
-	}
-	f.Add("Player  a  b\nChequerplay statistics\nUnforced moves  1  2\n")
-	f.Fuzz(func(t *testing.T, text string) {
-		ps, err := ParseStatistics(text)
-		if err != nil {
-			return
-		}
-		for _, p := range ps {
-			if p.ChequerError < 0 || p.CubeError < 0 || math.IsNaN(p.ChequerError) || math.IsNaN(p.CubeError) {
-				t.Fatalf("accepted a negative or NaN error: %+v", p)
-			}
-		}
-	})
-}
-
 // TestAnalyseDecisions has gnubg analyse a record through the Python
 // script at 0 ply (a 5-point match between bgbot, V7 with W8, and gnubg
 // 0-ply from the ringmaster): the figures equal Analyse's, and each
