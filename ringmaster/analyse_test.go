@@ -242,7 +242,7 @@ func checkAnalysisFigures(t *testing.T, rm *ringmaster.Ringmaster) {
 		}
 		r := a.Figures["result"]
 		if math.Abs(r[0]-scale*float64(res.A.Points)) > 1e-9 || math.Abs(r[1]-scale*float64(res.B.Points)) > 1e-9 {
-			t.Errorf("game %s: results %v, stored points %d and %d", res.GameID, r, res.A.Points, res.B.Points)
+			t.Errorf("game %s: results %v, stored points %v and %v", res.GameID, r, res.A.Points, res.B.Points)
 		}
 		// Luck can at most swing the stakes a few times over: a bound
 		// relative to what the game was settled for, not a fixed number,

@@ -180,7 +180,7 @@ func synthetic(m *control.Matchup, n int, seed uint64, unknownEvery, forfeitEver
 			if bgs.MatchLength > 0 {
 				pts = 1
 			}
-			win.Points, lose.Points = pts, -pts
+			win.Points, lose.Points = float64(pts), -float64(pts)
 		}
 		if bgs.Cube && rng.IntN(4) == 0 {
 			stat("doubles", 0, 1)

@@ -66,6 +66,10 @@ const (
 	EndUnknown     = "unknown"     // over, but the result could not be settled
 	EndMoveLimit   = "move_limit"  // stopped at the move limit: nobody won
 	EndTime        = "time"        // a player's clock ran out: it lost on time
+	// EndAdjudicated: the referee stopped the game and scored it by its
+	// expected value (a backgammon race settled by the bearoff database);
+	// never a resignation.
+	EndAdjudicated = "adjudicated"
 )
 
 // StatDisputes is a statistic (Outcome.Stats) any game may write: by
@@ -114,8 +118,10 @@ type Outcome struct {
 	// FirstMover is the seat that moved first (in the first game of a
 	// backgammon match; Black in Go), or -1.
 	FirstMover int
-	// Points is each seat's net points, on the game's scale.
-	Points    [2]int
+	// Points is each seat's net points, on the game's scale: whole
+	// points for a game played out, a fraction for one adjudicated by
+	// its expected value (EndAdjudicated).
+	Points    [2]float64
 	Moves     int
 	Decisions [2]int
 	// EngineCPU is each seat's CPU time for the game as its engine

@@ -529,7 +529,12 @@ func (s *Store) MarkRunning(ctx context.Context, g GameStart) error {
 
 // Side holds one player's figures for a finished game.
 type Side struct {
-	Points    int // net points from this side's view (the game decides the scale)
+	// Points are the net points from this side's view (the game decides
+	// the scale): whole for a game played out, fractional for one
+	// adjudicated by its expected value. The INTEGER column keeps a
+	// fraction as REAL (SQLite's type affinity) and a whole number as
+	// INTEGER, as it always has.
+	Points    float64
 	CPU       time.Duration
 	Decisions int // decisions the engine was asked for
 }
@@ -542,6 +547,7 @@ const (
 	EndClaim       = "claim"       // a player claimed the win and the referee accepted
 	EndUnknown     = "unknown"     // finished, but the result could not be settled
 	EndMoveLimit   = "move_limit"  // stopped at the move limit: nobody won
+	EndAdjudicated = "adjudicated" // stopped and scored by its expected value (fractional points)
 )
 
 // GameResult is a finished game (for backgammon a match, or one money

@@ -225,7 +225,7 @@ func TestMigrateV1(t *testing.T) {
 		case "unknown":
 			wantEnding = EndMoveLimit
 		}
-		if r.Winner != b.winner || r.Result != b.result || r.Detail != b.detail || r.A.Points != b.pa || r.B.Points != b.pb ||
+		if r.Winner != b.winner || r.Result != b.result || r.Detail != b.detail || r.A.Points != float64(b.pa) || r.B.Points != float64(b.pb) ||
 			r.Moves != b.moves || r.Ending != wantEnding || math.Abs(r.A.CPU.Seconds()-b.cpuA) > 1e-6 || math.Abs(r.B.CPU.Seconds()-b.cpuB) > 1e-6 {
 			t.Errorf("game %s: core fields changed: %+v, v1 %+v", b.id, r, b)
 		}

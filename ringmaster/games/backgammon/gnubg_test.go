@@ -111,7 +111,7 @@ func playGames(t *testing.T, rules bg.Rules, n int) (gnubgPoints int, cube CubeS
 		if out.Decisions[g] == 0 {
 			t.Fatalf("game %d: gnubg made no decision", i)
 		}
-		gnubgPoints += out.Points[g]
+		gnubgPoints += int(out.Points[g])
 		c := out.Cube[g]
 		cube.Doubles += c.Doubles
 		cube.Takes += c.Takes

@@ -57,8 +57,9 @@ type Outcome struct {
 	// Level is the last game's result level (single, gammon, backgammon).
 	Level bg.Result
 	// Points is each seat's net points: in a money game the points won or
-	// lost; in a match +1 for the match winner and -1 for the loser.
-	Points [2]int
+	// lost (the expected points of a settled race: Settlement); in a match
+	// +1 for the match winner and -1 for the loser.
+	Points [2]float64
 	// Score is the final match score (or the money game's points won).
 	Score [2]int
 	// Detail is a one-line human description.
@@ -367,7 +368,7 @@ func (g *game) finish() {
 	if st.Money() {
 		w := st.Winner
 		o.Winner = w
-		o.Points[w], o.Points[1-w] = st.Points, -st.Points
+		o.Points[w], o.Points[1-w] = float64(st.Points), -float64(st.Points)
 		o.Score = st.Score
 		switch {
 		case o.ForfeitBy >= 0:

@@ -95,7 +95,7 @@ func TestMoneyCubeLimit(t *testing.T) {
 		t.Errorf("%d doubles under a limit of 8, want 3 (2, 4, 8): %+v", d, out.Cube)
 	}
 	if p := out.Points[out.Winner]; p != 8 && p != 16 && p != 24 {
-		t.Errorf("the winner scored %d points, want 8 times the result level", p)
+		t.Errorf("the winner scored %v points, want 8 times the result level", p)
 	}
 	if got := a.GameRules().CubeLimit; got != 8 {
 		t.Errorf("the engine was told a cube limit of %d, want 8", got)
@@ -143,7 +143,7 @@ func TestForfeits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.ForfeitBy != 1 || out.Winner != 0 || out.Result != referee.ResultForfeit || out.Points[0] != c.points {
+			if out.ForfeitBy != 1 || out.Winner != 0 || out.Result != referee.ResultForfeit || out.Points[0] != float64(c.points) {
 				t.Errorf("outcome %+v, want a forfeit by seat 1 worth %d", out, c.points)
 			}
 			if !c.rules.Money() && out.Score[0] < c.rules.MatchLength {
@@ -159,7 +159,7 @@ func TestMaxMovesUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Result != referee.ResultUnknown || out.Winner != -1 || out.Points != [2]int{} {
+	if out.Result != referee.ResultUnknown || out.Winner != -1 || out.Points != [2]float64{} {
 		t.Errorf("outcome %+v, want unknown", out)
 	}
 }
@@ -222,7 +222,7 @@ func TestResignations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.Resigned || out.Winner != 1 || out.Points != [2]int{-2, 2} || out.Level != bg.Gammon || a.asked != 1 {
+	if !out.Resigned || out.Winner != 1 || out.Points != [2]float64{-2, 2} || out.Level != bg.Gammon || a.asked != 1 {
 		t.Fatalf("accepted gammon resignation: %+v (a asked %d times)", out, a.asked)
 	}
 	if g := out.generic("e", nil); g.Ending != referee.EndResignation {
