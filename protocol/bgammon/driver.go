@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,6 @@ import (
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/mat"
-	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
 )
 
@@ -567,9 +565,6 @@ func (d *Driver) writeRecord(m *match) (string, error) {
 	rec := m.rec.match()
 	rec.Date = time.Now().UTC().Format("2006-01-02")
 	rec.Place = "bgammon"
-	if err := os.MkdirAll(d.opt.Records, 0o755); err != nil {
-		return "", fmt.Errorf("records directory: %w", err)
-	}
 	base := fmt.Sprintf("%s-%s-vs-%s-%d", time.Now().UTC().Format("20060102-150405"), safeName(d.me), safeName(m.opp), m.id)
 	path := filepath.Join(d.opt.Records, base+".mat")
 	for i := 2; ; i++ {
@@ -578,9 +573,8 @@ func (d *Driver) writeRecord(m *match) (string, error) {
 		}
 		path = filepath.Join(d.opt.Records, fmt.Sprintf("%s-%d.mat", base, i))
 	}
-	err := atomicfile.Write(path, func(w io.Writer) error { return mat.Write(w, rec) })
-	if err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
+	if err := mat.WriteFile(path, rec); err != nil {
+		return "", err
 	}
 	return path, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
 
@@ -174,7 +175,7 @@ func (b *Bridge) matchOver(how string) error {
 		rec.Date = time.Now().UTC().Format("2006-01-02")
 		name := fmt.Sprintf("%s-%s-%s.mat", time.Now().UTC().Format("20060102T150405.000"), b.opt.User, mt.Opponent)
 		path := filepath.Join(b.opt.Records, name)
-		if err := writeMat(path, rec); err != nil {
+		if err := mat.WriteFile(path, rec); err != nil {
 			b.logf("%v", err)
 		} else {
 			b.logf("match with %s over (%s); record %s", mt.Opponent, strings.TrimSpace(how), path)

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gamemill/gamemill/formats/mat"
-	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
@@ -113,12 +111,4 @@ func (b *Bridge) loadState() error {
 	b.cur = &mt
 	b.logf("saved match with %s loaded from %s", mt.Opponent, path)
 	return nil
-}
-
-// writeMat writes a match record whole or not at all.
-func writeMat(path string, rec *record.Match) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return atomicfile.Write(path, func(w io.Writer) error { return mat.Write(w, rec) })
 }

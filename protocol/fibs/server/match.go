@@ -2,8 +2,6 @@ package server
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,7 +10,6 @@ import (
 	"github.com/gamemill/gamemill/formats/fibsboard"
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
-	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/protocol/fibs"
 )
 
@@ -477,7 +474,7 @@ func (m *match) finish(s *Server) {
 	if s.cfg.Records != "" {
 		name := fmt.Sprintf("%s-%s-%s.mat", time.Now().UTC().Format("20060102T150405.000"), m.players[0], m.players[1])
 		file = filepath.Join(s.cfg.Records, name)
-		if err := writeMat(file, rec); err != nil {
+		if err := mat.WriteFile(file, rec); err != nil {
 			s.log.Printf("match %s-%s: %v", m.players[0], m.players[1], err)
 		}
 	}
@@ -499,12 +496,4 @@ func (m *match) finish(s *Server) {
 			c.match, c.seat = nil, -1
 		}
 	}
-}
-
-// writeMat writes a match record whole or not at all, as the bridge does.
-func writeMat(path string, rec *record.Match) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return atomicfile.Write(path, func(w io.Writer) error { return mat.Write(w, rec) })
 }
