@@ -12,6 +12,7 @@ import (
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
+	"github.com/gamemill/gamemill/protocol/online"
 )
 
 // Engine makes a bot's decisions on a state in which it is player 0.
@@ -438,10 +439,9 @@ func (d *Driver) act(ctx context.Context, c *Client, st *GameState) error {
 			return nil
 		}
 		es, _ := st.State()
-		a, err := d.eng.Take(ctx, es)
-		if err != nil && a == bg.Beaver {
-			// A beaver where the rules allow none is taken as a take.
-			d.opt.Logf("%v; taking", err)
+		a, err := online.BeaverAsTake(d.eng.Take(ctx, es))
+		if errors.Is(err, online.ErrBeaverTaken) {
+			d.opt.Logf("%v", err)
 			err = nil
 		}
 		if err != nil {
@@ -565,7 +565,7 @@ func (d *Driver) writeRecord(m *match) (string, error) {
 	rec := m.rec.match()
 	rec.Date = time.Now().UTC().Format("2006-01-02")
 	rec.Place = "bgammon"
-	base := fmt.Sprintf("%s-%s-vs-%s-%d", time.Now().UTC().Format("20060102-150405"), safeName(d.me), safeName(m.opp), m.id)
+	base := fmt.Sprintf("%s-%s-vs-%s-%d", time.Now().UTC().Format("20060102-150405"), online.FileName(d.me), online.FileName(m.opp), m.id)
 	path := filepath.Join(d.opt.Records, base+".mat")
 	for i := 2; ; i++ {
 		if _, err := os.Stat(path); os.IsNotExist(err) {
@@ -577,16 +577,4 @@ func (d *Driver) writeRecord(m *match) (string, error) {
 		return "", err
 	}
 	return path, nil
-}
-
-func safeName(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
-			return r
-		}
-		return '_'
-	}, s)
 }

@@ -2,10 +2,10 @@ package bridge
 
 import (
 	"context"
-	"fmt"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/protocol/bgcmd"
+	"github.com/gamemill/gamemill/protocol/online"
 )
 
 // engineSeat is the engine behind the bridge. Its decisions go through
@@ -24,11 +24,7 @@ func (e *engineSeat) double(ctx context.Context, st *bg.State) (bool, error) {
 }
 
 func (e *engineSeat) take(ctx context.Context, st *bg.State) (bg.Answer, error) {
-	a, err := e.c.DecideAnswer(ctx, st)
-	if err != nil && a == bg.Beaver {
-		return bg.Take, fmt.Errorf("%w (taken instead)", err)
-	}
-	return a, err
+	return online.BeaverAsTake(e.c.DecideAnswer(ctx, st))
 }
 
 func (e *engineSeat) resign(ctx context.Context, st *bg.State) (bg.Result, error) {

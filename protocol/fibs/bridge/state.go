@@ -8,10 +8,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gamemill/gamemill/internal/atomicfile"
 	"github.com/gamemill/gamemill/protocol/fibs"
+	"github.com/gamemill/gamemill/protocol/online"
 )
 
 // DefaultStateDir is where the bridge keeps its matches in progress when
@@ -37,19 +37,7 @@ func StatePath(dir, server, user string) string {
 	if u, err := url.Parse(server); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	return filepath.Join(dir, safeName(host)+"-"+safeName(user)+".json")
-}
-
-// safeName keeps letters, digits, '.', '-' and '_'; anything else (the
-// ':' of host:port, a '/') becomes '_'.
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
-			return r
-		}
-		return '_'
-	}, s)
+	return filepath.Join(dir, online.FileName(host)+"-"+online.FileName(user)+".json")
 }
 
 // saveState writes the match in progress (or its absence) to the state
