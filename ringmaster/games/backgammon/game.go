@@ -27,6 +27,7 @@ type Game struct {
 	// GnubgCommand is the gnubg binary for players of kind gnubg that name
 	// none; empty means /usr/games/gnubg or gnubg on PATH.
 	GnubgCommand string
+	races        raceParts // for settle_races (settle.go)
 }
 
 // New returns the game, ready to register.
@@ -55,7 +56,15 @@ func settingsOf(m *control.Matchup) *Settings { return m.Settings.(*Settings) }
 // Referee makes the referee of a matchup's games.
 func (g *Game) Referee(m *control.Matchup, logf func(format string, args ...any)) (referee.Referee, error) {
 	s := settingsOf(m)
-	return &Referee{Rules: s.Rules(), MoveLimit: m.MoveLimit, SkipForced: s.SkipForced, Positions: s.Positions, Log: logf}, nil
+	ref := &Referee{Rules: s.Rules(), MoveLimit: m.MoveLimit, SkipForced: s.SkipForced, Positions: s.Positions, Log: logf}
+	if s.SettleRaces {
+		races, err := g.races.databases(s.Cube)
+		if err != nil {
+			return nil, fmt.Errorf("settle_races: %w", err)
+		}
+		ref.Races = races
+	}
+	return ref, nil
 }
 
 // CheckPlayer is backgammon's part of a player's startup check: the engine
@@ -130,8 +139,12 @@ func (g *Game) SummaryColumns(control.GameSettings) []string {
 	return []string{StatGammons, StatBackgammons}
 }
 
-// WriteDetails prints the cube table of the full report.
+// WriteDetails prints the races settled (with settle_races) and the cube
+// table of the full report.
 func (g *Game) WriteDetails(w io.Writer, s control.GameSettings, players [2]string, totals map[string][2]int) {
+	if s.(*Settings).SettleRaces {
+		fmt.Fprintf(w, "races settled by the bearoff database: %d (adjudicated, fractional points)\n", totals[StatSettled][0])
+	}
 	if !s.(*Settings).Cube {
 		return
 	}
@@ -161,7 +174,10 @@ func (g *Game) JSONDetails(s control.GameSettings, totals map[string][2]int) any
 		Gammons     [2]int  `json:"gammons"`
 		Backgammons [2]int  `json:"backgammons"`
 		Cube        [2]cube `json:"cube"`
-	}{MatchLength: st.MatchLength, Gammons: totals[StatGammons], Backgammons: totals[StatBackgammons]}
+		// RacesSettled counts the games adjudicated by settle_races.
+		RacesSettled int `json:"races_settled,omitempty"`
+	}{MatchLength: st.MatchLength, Gammons: totals[StatGammons], Backgammons: totals[StatBackgammons],
+		RacesSettled: totals[StatSettled][0]}
 	for i := range out.Cube {
 		out.Cube[i] = cube{totals[StatDoubles][i], totals[StatTakes][i], totals[StatDrops][i], totals[StatBeavers][i]}
 	}

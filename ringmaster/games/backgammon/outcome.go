@@ -2,6 +2,7 @@ package backgammon
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/gamemill/gamemill/formats/mat"
@@ -21,6 +22,7 @@ const (
 	StatScore       = "score"       // final match score (money: points won)
 	StatGames       = "games"       // games in the match, on both sides
 	StatLevel       = "level"       // the last game's result level, on both sides
+	StatSettled     = "settled"     // 1 on both sides for a race settled by the bearoff databases
 )
 
 // generic turns the match's outcome into the ringmaster's, with the
@@ -34,6 +36,8 @@ func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcom
 		g.Ending = referee.EndForfeit
 	case o.Result == referee.ResultUnknown:
 		g.Ending = referee.EndMoveLimit
+	case o.Settled != nil:
+		g.Ending = referee.EndAdjudicated
 	case o.Resigned:
 		g.Ending = referee.EndResignation
 	}
@@ -48,6 +52,9 @@ func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcom
 		StatGames:       {o.Games, o.Games},
 		StatLevel:       {int(o.Level), int(o.Level)},
 	}
+	if o.Settled != nil {
+		g.Stats[StatSettled] = [2]int{1, 1}
+	}
 	if o.Record != nil && len(o.Record.Games) > 0 {
 		rec := o.Record.Clone()
 		rec.Event = event
@@ -56,7 +63,21 @@ func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcom
 			// names it (gnubg's position and match IDs).
 			rec.Comment = strings.TrimSpace(rec.Comment + "\ngame 1 starts at " + start)
 		}
+		if o.Settled != nil {
+			// .mat has no game comments: the match comment says why the
+			// last game has no result.
+			rec.Comment = strings.TrimSpace(fmt.Sprintf("%s\ngame %d adjudicated: %s", rec.Comment, len(rec.Games), o.Detail))
+			if last := len(rec.Games) - 1; len(rec.Games[last].Actions) == 0 {
+				// Settled at its start position, before any action: the
+				// formats have no game without one, so the comment alone
+				// tells it.
+				rec.Games = rec.Games[:last]
+			}
+		}
 		g.Records = Records(rec, logf)
+		if len(rec.Games) == 0 {
+			delete(g.Records, "sgf") // SGF holds nothing without a game
+		}
 	}
 	return g
 }

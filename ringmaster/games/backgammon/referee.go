@@ -23,6 +23,9 @@ const (
 	ResultGammon     = "gammon"
 	ResultBackgammon = "backgammon"
 	ResultMatch      = "match" // a match played out (or resigned/dropped)
+	// ResultSettled is a money game stopped in a race and scored by the
+	// bearoff database's equity (ending referee.EndAdjudicated).
+	ResultSettled = "settled"
 )
 
 // Referee referees backgammon matches and money games.
@@ -37,6 +40,11 @@ type Referee struct {
 	// Positions, when set, starts each game's first game at a position of
 	// the suite (Positions.For the game's number) instead of the opening.
 	Positions *Positions
+	// Races, when set, settles a money game that reaches a no-contact
+	// race the bearoff databases can value (SettleRace) at the turn of
+	// the player on roll, before the roll: the game ends there and each
+	// seat scores its expected points.
+	Races *RaceDatabases
 	// Log receives one line per problem (illegal answers, late errors).
 	Log func(format string, args ...any)
 }
@@ -76,7 +84,10 @@ type Outcome struct {
 	Decisions   [2]int
 	// Resigned is set when the (last) game ended by a resignation.
 	Resigned bool
-	Record   *record.Match
+	// Settled is the settlement that ended the game, or nil when the game
+	// was not settled.
+	Settled *Settlement
+	Record  *record.Match
 }
 
 // game holds one refereed match in progress.
@@ -137,7 +148,7 @@ func (r *Referee) playFrom(ctx context.Context, seats [2]referee.Seat, dice *bg.
 			g.out.Record = g.rec.Match()
 			return g.out, err
 		}
-		if g.out.Result == referee.ResultUnknown || g.out.ForfeitBy >= 0 {
+		if g.out.Result == referee.ResultUnknown || g.out.ForfeitBy >= 0 || g.out.Settled != nil {
 			break
 		}
 	}
@@ -210,6 +221,9 @@ func (g *game) playGame(ctx context.Context) error {
 	for g.st().GameState == bg.GamePlaying {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if g.settle() {
+			return nil
 		}
 		if g.ref.MoveLimit > 0 && g.st().Plies >= g.ref.MoveLimit {
 			g.out.Result = referee.ResultUnknown
@@ -362,6 +376,11 @@ func (g *game) finish() {
 	o.Resigned = st.GameState == bg.GameResigned
 	if o.Result == referee.ResultUnknown {
 		o.Winner = -1
+		o.Score = st.Score
+		return
+	}
+	if o.Settled != nil {
+		// settle filled in the rest.
 		o.Score = st.Score
 		return
 	}

@@ -33,6 +33,10 @@ type Settings struct {
 	// the seats swapped. Positions holds the suite once read.
 	PositionsPath string
 	Positions     *Positions
+	// SettleRaces ends a money game at a no-contact race that the bearoff
+	// databases can value, scoring each side its expected points
+	// (Referee.Races).
+	SettleRaces bool
 }
 
 // DefaultSettings are the settings of a control file that sets none.
@@ -66,6 +70,7 @@ func settingsTable() []control.Setting {
 		boolean("beavers", func(s *Settings) *bool { return &s.Beavers }),
 		boolean("cube", func(s *Settings) *bool { return &s.Cube }),
 		boolean("skip_forced", func(s *Settings) *bool { return &s.SkipForced }),
+		boolean("settle_races", func(s *Settings) *bool { return &s.SettleRaces }),
 		{Key: "variant", Read: func(v control.Value, s control.GameSettings) {
 			if x, ok := v.Choice("variant", bg.Variants()...); ok {
 				s.(*Settings).Variant = x
@@ -100,9 +105,18 @@ func (s *Settings) Clone() control.GameSettings { c := *s; return &c }
 func (s *Settings) PairedGames() bool { return s.Dice == DicePaired || s.Positions != nil }
 
 // Check implements control.GameSettings: max_cube must be a power of two
-// and needs money play with the cube (the other keys are checked as they
+// and needs money play with the cube; settle_races needs money play
+// without a cube limit, the bearoff databases' equities being money
+// equities with the cube free to rise (the other keys are checked as they
 // are read).
 func (s *Settings) Check(report func(key, format string, args ...any)) {
+	switch {
+	case !s.SettleRaces:
+	case s.MatchLength > 0:
+		report("settle_races", "applies to money games only (match_length is %d)", s.MatchLength)
+	case s.MaxCube > 0:
+		report("settle_races", "the bearoff database's cubeful equity has no cube limit (max_cube is %d)", s.MaxCube)
+	}
 	switch {
 	case s.MaxCube == 0:
 	case !bg.IsCubeLimit(s.MaxCube):
@@ -129,9 +143,9 @@ func (s *Settings) Rules() bg.Rules {
 }
 
 // Canonical implements control.GameSettings: the rules in force and the
-// dice mode. skip_forced is left out: it changes no result. max_cube is
-// named only when set, so that competitions begun before it existed still
-// resume.
+// dice mode. skip_forced is left out: it changes no result. max_cube and
+// settle_races are named only when set, so that competitions begun before
+// they existed still resume.
 func (s *Settings) Canonical() string {
 	r := s.Rules()
 	c := fmt.Sprintf("variant=%s match_length=%d cube=%t crawford=%t jacoby=%t beavers=%t dice=%s",
@@ -141,6 +155,9 @@ func (s *Settings) Canonical() string {
 	}
 	if s.Positions != nil {
 		c += fmt.Sprintf(" positions=%d:%s", len(s.Positions.IDs), s.Positions.Hash)
+	}
+	if s.SettleRaces {
+		c += " settle_races=true"
 	}
 	return c
 }
@@ -170,6 +187,9 @@ func (s *Settings) Describe() string {
 	}
 	if s.Variant != "" && s.Variant != bg.Standard.String() {
 		parts = append(parts, s.Variant)
+	}
+	if s.SettleRaces {
+		parts = append(parts, "races settled")
 	}
 	if s.Positions != nil {
 		parts = append(parts, fmt.Sprintf("%d start positions, paired dice", len(s.Positions.IDs)))
