@@ -202,8 +202,53 @@ func firstLine(s string) string {
 // Store is an open competition database. Its methods are safe for
 // concurrent use: database/sql serialises writers through one connection.
 type Store struct {
-	db   *sql.DB
-	defs definitionCache
+	db    *sql.DB
+	defs  definitionCache
+	stmts gameStatements
+}
+
+// gameStatements are the statements a run executes for every game,
+// prepared once when the store opens so that a game's writes parse no SQL.
+// They are prepared outside any transaction: the store has one
+// connection, which a transaction holds until it ends.
+type gameStatements struct {
+	voidedBy, markRunning, finish, stat, record *sql.Stmt
+}
+
+const (
+	voidedBySQL    = "SELECT player, COUNT(*) FROM voids WHERE game_id = ? AND player IS NOT NULL GROUP BY player"
+	markRunningSQL = `
+		INSERT INTO games(game_id, matchup_id, number, player_a, player_b, swapped, status, run_id, started_at, def_a, def_b)
+		VALUES(?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
+		ON CONFLICT(game_id) DO UPDATE SET run_id = excluded.run_id, started_at = excluded.started_at,
+			player_a = excluded.player_a, player_b = excluded.player_b, swapped = excluded.swapped,
+			def_a = excluded.def_a, def_b = excluded.def_b
+		WHERE games.status = 'running'`
+	finishSQL = `
+		UPDATE games SET status = 'done', finished_at = ?, winner = ?, points_a = ?, points_b = ?,
+			result = ?, ending = ?, detail = ?, first_mover = ?, forfeit_by = ?, moves = ?,
+			cpu_a = ?, cpu_b = ?, decisions_a = ?, decisions_b = ?
+		WHERE game_id = ? AND status = 'running'`
+	statSQL   = "INSERT OR REPLACE INTO game_stats(game_id, name, value_a, value_b) VALUES(?, ?, ?, ?)"
+	recordSQL = "INSERT OR REPLACE INTO records(game_id, format, text) VALUES(?, ?, ?)"
+)
+
+// prepare prepares the per-game statements; the schema must be current.
+func (s *Store) prepare(ctx context.Context) error {
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&s.stmts.voidedBy, voidedBySQL}, {&s.stmts.markRunning, markRunningSQL}, {&s.stmts.finish, finishSQL},
+		{&s.stmts.stat, statSQL}, {&s.stmts.record, recordSQL},
+	} {
+		stmt, err := s.db.PrepareContext(ctx, p.sql)
+		if err != nil {
+			return fmt.Errorf("prepare %q: %w", firstLine(p.sql), err)
+		}
+		*p.stmt = stmt
+	}
+	return nil
 }
 
 // ErrNotOurs means the file at a database path is not a competition
@@ -303,6 +348,10 @@ func open(ctx context.Context, file, name string) (*Store, error) {
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", name, explain(file, err))
+	}
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	return s, nil
 }
@@ -462,7 +511,14 @@ func (s *Store) migrate(ctx context.Context) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	for _, stmt := range []*sql.Stmt{s.stmts.voidedBy, s.stmts.markRunning, s.stmts.finish, s.stmts.stat, s.stmts.record} {
+		if stmt != nil {
+			stmt.Close()
+		}
+	}
+	return s.db.Close()
+}
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }
 
@@ -510,13 +566,7 @@ func (s *Store) MarkRunning(ctx context.Context, g GameStart) error {
 	if err != nil {
 		return fmt.Errorf("mark game %s running: %w", g.GameID, err)
 	}
-	res, err := s.db.ExecContext(ctx, `
-		INSERT INTO games(game_id, matchup_id, number, player_a, player_b, swapped, status, run_id, started_at, def_a, def_b)
-		VALUES(?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
-		ON CONFLICT(game_id) DO UPDATE SET run_id = excluded.run_id, started_at = excluded.started_at,
-			player_a = excluded.player_a, player_b = excluded.player_b, swapped = excluded.swapped,
-			def_a = excluded.def_a, def_b = excluded.def_b
-		WHERE games.status = 'running'`,
+	res, err := s.stmts.markRunning.ExecContext(ctx,
 		g.GameID, g.MatchupID, g.Number, g.PlayerA, g.PlayerB, g.Swapped, g.RunID, now(), defA, defB)
 	if err != nil {
 		return fmt.Errorf("mark game %s running: %w", g.GameID, err)
@@ -587,11 +637,7 @@ func (s *Store) Finish(ctx context.Context, r GameResult) error {
 		return fmt.Errorf("finish game %s: %w", r.GameID, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `
-		UPDATE games SET status = 'done', finished_at = ?, winner = ?, points_a = ?, points_b = ?,
-			result = ?, ending = ?, detail = ?, first_mover = ?, forfeit_by = ?, moves = ?,
-			cpu_a = ?, cpu_b = ?, decisions_a = ?, decisions_b = ?
-		WHERE game_id = ? AND status = 'running'`,
+	res, err := tx.StmtContext(ctx, s.stmts.finish).ExecContext(ctx,
 		now(), nullIfEmpty(r.Winner), r.A.Points, r.B.Points, r.Result, r.Ending, r.Detail, r.FirstMover, r.ForfeitBy, r.Moves,
 		r.A.CPU.Seconds(), r.B.CPU.Seconds(), r.A.Decisions, r.B.Decisions, r.GameID)
 	if err != nil {
@@ -602,13 +648,13 @@ func (s *Store) Finish(ctx context.Context, r GameResult) error {
 	}
 	for _, name := range sortedKeys(r.Stats) {
 		v := r.Stats[name]
-		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO game_stats(game_id, name, value_a, value_b) VALUES(?, ?, ?, ?)",
+		if _, err := tx.StmtContext(ctx, s.stmts.stat).ExecContext(ctx,
 			r.GameID, name, v[0], v[1]); err != nil {
 			return fmt.Errorf("finish game %s: statistic %s: %w", r.GameID, name, err)
 		}
 	}
 	for _, format := range sortedKeys(r.Records) {
-		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO records(game_id, format, text) VALUES(?, ?, ?)",
+		if _, err := tx.StmtContext(ctx, s.stmts.record).ExecContext(ctx,
 			r.GameID, format, r.Records[format]); err != nil {
 			return fmt.Errorf("finish game %s: %s record: %w", r.GameID, format, err)
 		}
@@ -661,7 +707,7 @@ func (s *Store) Void(ctx context.Context, gameID string, runID int64, player, re
 // VoidedBy returns, for a game, how many of its void attempts each player
 // is blamed for (players with none are absent).
 func (s *Store) VoidedBy(ctx context.Context, gameID string) (map[string]int, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT player, COUNT(*) FROM voids WHERE game_id = ? AND player IS NOT NULL GROUP BY player", gameID)
+	rows, err := s.stmts.voidedBy.QueryContext(ctx, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("read voids of %s: %w", gameID, err)
 	}
