@@ -92,10 +92,11 @@ func runningEngines(data []byte) ([]player.Record, error) {
 }
 
 // track lists a launched engine until it is closed: the player returned
-// forgets it in Close. Only subprocesses are listed; a nil registry lists
-// nothing.
+// forgets it in Close. Only subprocesses are listed (a player.Process, or
+// an adapter such as an agent that runs one and gives its Record); a nil
+// registry lists nothing.
 func (r *engineRegistry) track(p player.Player) player.Player {
-	proc, ok := p.(*player.Process)
+	proc, ok := p.(interface{ Record() player.Record })
 	if !ok || r == nil {
 		return p
 	}

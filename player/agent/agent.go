@@ -30,8 +30,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,8 +46,13 @@ import (
 // maxAnswer bounds an answer line from the agent.
 const maxAnswer = 64 << 10
 
-// killWait bounds how long Close waits for the agent after SIGKILL.
+// killWait bounds how long a decision in progress may take to end after
+// Close.
 const killWait = 2 * time.Second
+
+// exitWait is how long Close lets the agent exit by itself once its input
+// is closed, before its process group is killed.
+const exitWait = 200 * time.Millisecond
 
 // Options configure an agent player.
 type Options struct {
@@ -93,12 +96,9 @@ type Answer struct {
 // player.Player.
 type Player struct {
 	opts   Options
-	cmd    *exec.Cmd
+	proc   *player.Process
 	eng    *engine
 	inproc *player.InProcess
-
-	exited chan struct{}
-	cpu    time.Duration // read after exited
 
 	closing   atomic.Bool
 	closeOnce sync.Once
@@ -107,43 +107,22 @@ type Player struct {
 
 var _ player.Player = (*Player)(nil)
 
-// Launch starts the agent and returns the player at once; the first
-// decision waits for the agent's first answer.
+// Launch starts the agent as player.Launch starts an engine (its own
+// process group and, where the system allows, cgroup; killed with the
+// ringmaster; found again by player.StopStale from Record) and returns
+// the player at once; the first decision waits for the agent's first
+// answer.
 func Launch(ctx context.Context, o Options) (*Player, error) {
 	if len(o.Argv) == 0 || o.Argv[0] == "" {
 		return nil, errors.New("agent: empty command")
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
-	}
-	cmd := exec.Command(o.Argv[0], o.Argv[1:]...)
-	cmd.Dir = o.Dir
-	if len(o.Env) > 0 {
-		cmd.Env = append(os.Environ(), o.Env...)
-	}
-	cmd.Stderr = o.Stderr
-	cmd.SysProcAttr = sysProcAttr()
-	cmd.WaitDelay = time.Second
-	stdin, err := cmd.StdinPipe()
+	proc, err := player.Launch(ctx, player.Spec{Argv: o.Argv, Dir: o.Dir, Env: o.Env, Stderr: o.Stderr, GracePeriod: exitWait})
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("agent: starting %s: %w", o.Argv[0], err)
-	}
-	p := &Player{opts: o, cmd: cmd, exited: make(chan struct{})}
+	p := &Player{opts: o, proc: proc}
+	stdin, stdout := proc.Pipes()
 	p.eng = newEngine(stdin, stdout, o.AgentTranscript)
-	go func() {
-		cmd.Wait()
-		if ps := cmd.ProcessState; ps != nil {
-			p.cpu = ps.UserTime() + ps.SystemTime()
-		}
-		close(p.exited)
-	}()
 	srv := protocol.NewServer("agent", "1")
 	bgcmd.Register(srv, p.eng)
 	inOpts := []player.InProcessOption{player.WithGracePeriod(killWait)}
@@ -162,37 +141,25 @@ func (p *Player) Do(ctx context.Context, command string, args ...string) (string
 	return p.eng.Do(ctx, "agent", p.closing.Load, p.opts.Timeout, p.inproc, command, args...)
 }
 
-// Close closes the agent's input, kills its process group and stops the
+// Close closes the agent's input, stops its process as player.Process
+// does (a short wait, then its process group killed) and stops the
 // in-process server. It is safe to call more than once.
 func (p *Player) Close() error {
 	p.closeOnce.Do(func() {
 		p.closing.Store(true)
 		p.eng.shutdown()
-		select {
-		case <-p.exited:
-		case <-time.After(200 * time.Millisecond):
-		}
-		killGroup(p.cmd.Process.Pid)
-		select {
-		case <-p.exited:
-		case <-time.After(killWait):
-			p.closeErr = fmt.Errorf("agent: process %d not reaped", p.cmd.Process.Pid)
-		}
-		p.closeErr = errors.Join(p.closeErr, p.inproc.Close())
+		p.closeErr = errors.Join(p.proc.Close(), p.inproc.Close())
 	})
 	return p.closeErr
 }
 
 // CPUTime is the agent process's user and system time once it has been
 // reaped (after Close), zero before.
-func (p *Player) CPUTime() time.Duration {
-	select {
-	case <-p.exited:
-		return p.cpu
-	default:
-		return 0
-	}
-}
+func (p *Player) CPUTime() time.Duration { return p.proc.CPUTime() }
+
+// Record is what a later run needs to stop what is left of the agent
+// after this one died without closing it (player.StopStale).
+func (p *Player) Record() player.Record { return p.proc.Record() }
 
 // engine implements bgcmd.Engine by asking the agent for actions.
 type engine struct {
