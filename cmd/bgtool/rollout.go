@@ -8,13 +8,16 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/rollout"
+	"github.com/gamemill/gamemill/engine/bgbot/rollout/gnubgplayer"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/internal/cli"
+	"github.com/gamemill/gamemill/player/gnubg"
 	"github.com/spf13/pflag"
 )
 
@@ -40,7 +43,11 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 	truncate := fs.Int("truncate", 0, "stop each game after this many turns and take the bot's evaluation there (0: play every game out)")
 	cubeless := fs.Bool("cubeless", false, "roll out without the cube (a cube decision is always cubeful)")
 	plainDice := fs.Bool("plain-dice", false, "plain pseudo-random dice instead of quasi-random ones")
+	stratify := fs.Int("stratify", 36, "spread the quasi-random first roll over the 36 rolls (36) or the 21 distinct rolls (21, a non-double weighing twice a double; a multiple of 21 trials keeps it balanced)")
 	noVR := fs.Bool("no-variance-reduction", false, "no luck correction")
+	cubelessLuck := fs.Bool("cubeless-luck", false, "correct the cubeful result's luck with cubeless evaluations rather than bgbot's cubeful ones")
+	noBearoffTrunc := fs.Bool("no-bearoff-truncation", false, "play games out inside the bearoff databases rather than ending them there with the databases' exact values")
+	playerName := fs.String("player", "bgbot", "who decides the moves and cube actions: bgbot, or gnubg (through its external interface, at --plies for both; bgbot still judges the luck and the truncated positions)")
 	plies := fs.Int("plies", 0, fmt.Sprintf("bgbot's depth for chequer play, 0..%d", bgbot.MaxPlies))
 	cubePlies := fs.Int("cube-plies", 0, fmt.Sprintf("bgbot's depth for cube decisions, 0..%d (at least --plies)", bgbot.MaxPlies))
 	dice := fs.String("dice", "", "roll out a chequer decision: the top --top moves with these dice, such as 52")
@@ -72,6 +79,12 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 		return cli.Usagef("rollout: --jobs %d: want at least 1", *jobs)
 	case *top < 1:
 		return cli.Usagef("rollout: --top %d: want at least 1", *top)
+	case *stratify != 36 && *stratify != 21:
+		return cli.Usagef("rollout: --stratify %d: want 36 or 21", *stratify)
+	case *stratify == 21 && *plainDice:
+		return cli.Usagef("rollout: --stratify 21 needs quasi-random dice, not --plain-dice")
+	case *playerName != "bgbot" && *playerName != "gnubg":
+		return cli.Usagef("rollout: --player %q: want bgbot or gnubg", *playerName)
 	case *cube && *dice != "":
 		return cli.Usagef("rollout: --cube and --dice: a decision is either a cube decision or a chequer decision")
 	}
@@ -105,11 +118,28 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 		return fmt.Errorf("rollout: %s:%s: no game in progress", positionID, matchID)
 	}
 	set := rollout.Settings{
-		Seed: *seed, Truncate: *truncate, Cubeful: !*cubeless, PlainDice: *plainDice, NoVarianceReduction: *noVR,
+		Seed: *seed, Truncate: *truncate, Cubeful: !*cubeless, PlainDice: *plainDice, Stratify: *stratify, NoVarianceReduction: *noVR,
+		CubelessLuck: *cubelessLuck && !*cubeless && !*noVR, NoBearoffTruncation: *noBearoffTrunc,
 		Bot: fmt.Sprintf("bgbot %d ply, cube %d ply", *plies, max(*plies, *cubePlies)),
 	}
+	if *playerName == "gnubg" {
+		if v != backgammon.Standard {
+			return cli.Usagef("rollout: --player gnubg plays only standard backgammon, not %s", v)
+		}
+		set.Bot = fmt.Sprintf("gnubg %d ply, cube %d ply; bgbot %d ply judges", *plies, max(*plies, *cubePlies), *plies)
+	}
+	// The bots share one set of bearoff databases, which the trials also
+	// end in.
+	db, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		return fmt.Errorf("rollout: %w", err)
+	}
+	db2, err := bgbot.NewBearoff2(bgbot.MaxBearoff2Checkers)
+	if err != nil {
+		return fmt.Errorf("rollout: %w", err)
+	}
 	newBot := func() (*bgbot.Bot, error) {
-		b, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Plies: *plies, CubePlies: *cubePlies})
+		b, err := bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Plies: *plies, CubePlies: *cubePlies, Bearoff: db, Bearoff2: db2})
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +191,12 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 		}
 		out.Decision = "position"
 	}
-	rc := rollout.RunConfig{NewBot: newBot, Workers: *jobs, Batch: max(36, 4**jobs)}
+	rc := rollout.RunConfig{NewBot: newBot, Workers: *jobs, Batch: max(36, 4**jobs), Bearoff: db, Bearoff2: db2}
+	if *playerName == "gnubg" {
+		rc.NewPlayer = func() (rollout.Player, error) {
+			return gnubgplayer.Launch(ctx, gnubg.Options{Plies: *plies, Timeout: time.Minute})
+		}
+	}
 	if *statePath != "" {
 		saved, err := rollout.Load(*statePath)
 		switch {
@@ -220,16 +255,26 @@ func writeRollout(w io.Writer, s *backgammon.State, out rolloutOutput) error {
 		kind = "cubeful"
 	}
 	diceKind := "quasi-random dice"
-	if st.PlainDice {
+	switch {
+	case st.PlainDice:
 		diceKind = "plain dice"
+	case st.Stratify == 21:
+		diceKind = "quasi-random dice (first roll over the 21 rolls)"
 	}
 	vr := "variance reduction"
 	if st.NoVarianceReduction {
 		vr = "no variance reduction"
 	}
-	trunc := "no truncation"
+	var truncs []string
 	if st.Truncate > 0 {
-		trunc = fmt.Sprintf("truncated after %d turns", st.Truncate)
+		truncs = append(truncs, fmt.Sprintf("after %d turns", st.Truncate))
+	}
+	if !st.NoBearoffTruncation {
+		truncs = append(truncs, "at the bearoff databases")
+	}
+	trunc := "no truncation"
+	if len(truncs) > 0 {
+		trunc = "truncated " + strings.Join(truncs, " and ")
 	}
 	fmt.Fprintf(&b, "%s rollout, %s, %s, %s, seed %d, %s\n\n", kind, diceKind, vr, trunc, st.Seed, st.Bot)
 	cubefulHead := ""

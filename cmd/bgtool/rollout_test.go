@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gamemill/gamemill/internal/peertest"
 )
 
 func TestRolloutUsage(t *testing.T) {
@@ -16,6 +18,10 @@ func TestRolloutUsage(t *testing.T) {
 		{"rollout", "--trials", "0", "4HPwATDgc/ABMA"},
 		{"rollout", "--cube", "--dice", "52", "4HPwATDgc/ABMA"},
 		{"rollout", "--dice", "72", "4HPwATDgc/ABMA"},
+		{"rollout", "--stratify", "20", "4HPwATDgc/ABMA"},
+		{"rollout", "--stratify", "21", "--plain-dice", "4HPwATDgc/ABMA"},
+		{"rollout", "--player", "wildbg", "4HPwATDgc/ABMA"},
+		{"rollout", "--player", "gnubg", "--variant", "nackgammon", "4HPwATDgc/ABMA"},
 	} {
 		if _, errOut, code := runTool(t, args...); code != 2 || !strings.Contains(errOut, "usage") {
 			t.Errorf("%v: exit %d, want 2 with the usage:\n%s", args, code, errOut)
@@ -110,5 +116,23 @@ func TestRolloutRecordDecision(t *testing.T) {
 	}
 	if _, errOut, code := runTool(t, "rollout", "--record", gnubgMat, "--game", "9"); code != 2 || !strings.Contains(errOut, "games 1..3") {
 		t.Errorf("--game 9: exit %d: %s", code, errOut)
+	}
+}
+
+// --player gnubg lets gnubg decide: the rollout names it and plays the
+// trials; --stratify 21 is named in the settings and the text.
+func TestRolloutPlayerAndStratify(t *testing.T) {
+	r := rolloutJSON(t, "--stratify", "21", "--trials", "21", "--truncate", "2", "--cubeless", "4HPwATDgc/ABMA")
+	if r.Settings.Stratify != 21 || r.Results[0].Trials != 21 {
+		t.Errorf("--stratify 21: settings %+v, %d trials", r.Settings, r.Results[0].Trials)
+	}
+	out, _, code := runTool(t, "rollout", "--stratify", "21", "--trials", "21", "--truncate", "2", "--cubeless", "4HPwATDgc/ABMA")
+	if code != 0 || !strings.Contains(out, "first roll over the 21 rolls") {
+		t.Errorf("--stratify 21, text:\n%s", out)
+	}
+	peertest.Gnubg(t)
+	g := rolloutJSON(t, "--player", "gnubg", "--trials", "8", "--truncate", "3", "-j", "2", "4HPwATDgc/ABMA")
+	if !strings.HasPrefix(g.Settings.Bot, "gnubg 0 ply") || g.Results[0].Trials != 8 || g.Results[0].Cubeful == nil {
+		t.Errorf("--player gnubg: settings %+v, results %+v", g.Settings, g.Results)
 	}
 }

@@ -1,11 +1,13 @@
 // Package rollout rolls out backgammon positions and decisions with bgbot:
-// many games played from a position by the bot on both sides, their
-// results averaged. It rolls out cubeless or cubeful, in money play or at
-// a match score (with bgbot's match equity table), with quasi-random dice,
-// variance reduction by luck correction and truncation, on any number of
-// cores; a rollout's state is plain data that can be saved, resumed and
-// extended, and a rollout stopped and extended gives exactly the figures of
-// one run straight through.
+// many games played from a position by the bot on both sides (or by
+// another Player), their results averaged. It rolls out cubeless or
+// cubeful, in money play or at a match score (with bgbot's match equity
+// table), with quasi-random dice (the first roll stratified over the 36
+// rolls or the 21 distinct ones), variance reduction by luck correction,
+// truncation after a number of turns and at the bearoff databases, on any
+// number of cores; a rollout's state is plain data that can be saved,
+// resumed and extended, and a rollout stopped and extended gives exactly
+// the figures of one run straight through.
 //
 // The units: cubeless figures are the probabilities and cubeless money
 // equity of the player whose decision is rolled out; cubeful figures are,
@@ -16,6 +18,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"sync"
 
@@ -36,8 +39,25 @@ type Settings struct {
 	Cubeful bool `json:"cubeful"`
 	// PlainDice turns the quasi-random dice off.
 	PlainDice bool `json:"plain_dice"`
+	// Stratify is how the quasi-random dice spread the first roll: over
+	// the 36 rolls (36, or 0), every trial counting once, or over the 21
+	// distinct rolls (21), a trial counting its first roll's chance times
+	// 21 (a non-double twice a double), so that any 21 consecutive trials
+	// from a multiple of 21 weigh the first roll exactly.
+	Stratify int `json:"stratify"`
 	// NoVarianceReduction turns the luck correction off.
 	NoVarianceReduction bool `json:"no_variance_reduction"`
+	// CubelessLuck corrects the cubeful result's luck with the cubeless
+	// stand-in of luckOutputs rather than the bot's cubeful equity.
+	CubelessLuck bool `json:"cubeless_luck"`
+	// NoBearoffTruncation plays trials out inside the bearoff databases.
+	// By default (as gnubg's rollouts) a trial that reaches a position the
+	// databases answer exactly ends there with the database's value: in a
+	// cubeless rollout where both sides are in the one-sided or two-sided
+	// database, in a cubeful one where the two-sided database holds the
+	// position (its exact money equities; at a match score the bot's cube
+	// model on its exact probabilities).
+	NoBearoffTruncation bool `json:"no_bearoff_truncation"`
 	// Bot describes the bot that plays (its depths for chequer play and
 	// cube decisions), so that a saved rollout goes on only with the same.
 	Bot string `json:"bot"`
@@ -74,12 +94,16 @@ type Alternative struct {
 	BaseCube int `json:"base_cube"`
 	// Fixed, when set, is the exact cubeful result; nothing is rolled out.
 	Fixed *float64 `json:"fixed,omitempty"`
-	// Trials played so far, and the sums of the trial outputs and of
-	// their squares (win, win gammon, win backgammon, lose gammon, lose
+	// Trials played so far; the sums of their weights and of their
+	// squares (each 1 unless the first roll is stratified over the 21
+	// rolls); and the weighted sums of the trial outputs and of their
+	// squares (win, win gammon, win backgammon, lose gammon, lose
 	// backgammon, cubeless equity, cubeful).
-	Trials int              `json:"trials"`
-	Sum    [outputs]float64 `json:"sum"`
-	SumSq  [outputs]float64 `json:"sum_sq"`
+	Trials   int              `json:"trials"`
+	Weight   float64          `json:"weight"`
+	WeightSq float64          `json:"weight_sq"`
+	Sum      [outputs]float64 `json:"sum"`
+	SumSq    [outputs]float64 `json:"sum_sq"`
 }
 
 // Rollout is a rollout in progress: its settings, the rules of the game
@@ -127,17 +151,7 @@ func (r *Rollout) Results() []Result {
 			out[i] = res
 			continue
 		}
-		est := func(k int) Estimate {
-			if a.Trials == 0 {
-				return Estimate{}
-			}
-			n := float64(a.Trials)
-			e := Estimate{Mean: a.Sum[k] / n}
-			if a.Trials > 1 {
-				e.StdErr = math.Sqrt(max(0, (a.SumSq[k]-a.Sum[k]*a.Sum[k]/n)/(n-1)) / n)
-			}
-			return e
-		}
+		est := func(k int) Estimate { return estimate(a, k) }
 		for k := range res.Probs {
 			res.Probs[k] = est(k)
 		}
@@ -153,6 +167,24 @@ func (r *Rollout) Results() []Result {
 		out[i] = res
 	}
 	return out
+}
+
+// estimate is the weighted mean of output k of a's trials and its
+// standard error: the weighted spread of the trials, corrected to n-1
+// degrees of freedom, over the effective number of trials (the square of
+// the weights' sum over the sum of their squares). With every weight 1
+// these are the plain mean and the spread over the square root of n.
+func estimate(a *Alternative, k int) Estimate {
+	if a.Trials == 0 || a.Weight <= 0 {
+		return Estimate{}
+	}
+	e := Estimate{Mean: a.Sum[k] / a.Weight}
+	if a.Trials > 1 {
+		n := float64(a.Trials)
+		variance := max(0, a.SumSq[k]/a.Weight-e.Mean*e.Mean) * n / (n - 1)
+		e.StdErr = math.Sqrt(variance*a.WeightSq) / a.Weight
+	}
+	return e
 }
 
 // singleGame is, in match play, the match winning chances of the
@@ -188,12 +220,23 @@ func (r *Rollout) Trials() int {
 	return max(n, 0)
 }
 
-// RunConfig says how to run a rollout's trials; none of it changes the
-// results.
+// RunConfig says how to run a rollout's trials; none of it but the
+// players and the databases changes the results.
 type RunConfig struct {
 	// NewBot makes the bot that plays both sides; it is called once per
-	// worker. Its Plies and CubePlies are the rollout's depths.
+	// worker. Its Plies and CubePlies are the rollout's depths. It also
+	// judges the positions for the luck correction and at truncation,
+	// whoever plays.
 	NewBot func() (*bgbot.Bot, error)
+	// NewPlayer, when set, makes the player that decides in place of the
+	// bot, once per worker; Run closes it when it is an io.Closer.
+	NewPlayer func() (Player, error)
+	// Bearoff and Bearoff2 are the databases trials end in (unless
+	// Settings.NoBearoffTruncation); nil builds the one-sided database of
+	// bgbot.DefaultBearoffCheckers checkers and the two-sided one of
+	// bgbot.MaxBearoff2Checkers.
+	Bearoff  *bgbot.Bearoff
+	Bearoff2 *bgbot.Bearoff2
 	// Workers is how many trials are played at once (1 when 0).
 	Workers int
 	// Batch is how many trials are added between checkpoints (36 when 0).
@@ -217,6 +260,17 @@ func (r *Rollout) Run(ctx context.Context, trials int, rc RunConfig) error {
 	}
 	if rc.NewBot == nil {
 		return fmt.Errorf("rollout: no bot")
+	}
+	by21 := false
+	switch r.Settings.Stratify {
+	case 0, 36:
+	case 21:
+		if r.Settings.PlainDice {
+			return fmt.Errorf("rollout: the first roll stratified over the 21 rolls needs quasi-random dice")
+		}
+		by21 = true
+	default:
+		return fmt.Errorf("rollout: stratify over %d rolls: want 36 or 21", r.Settings.Stratify)
 	}
 	starts := make([]*backgammon.State, len(r.Alternatives))
 	for i := range r.Alternatives {
@@ -244,11 +298,42 @@ func (r *Rollout) Run(ctx context.Context, trials int, rc RunConfig) error {
 	if !r.Settings.PlainDice {
 		quasi = newQuasiDice(r.Settings.Seed)
 	}
+	var one *bgbot.Bearoff
+	var two *bgbot.Bearoff2
+	if !r.Settings.NoBearoffTruncation {
+		one, two = rc.Bearoff, rc.Bearoff2
+		if one == nil {
+			if one, err = bgbot.NewBearoff(bgbot.DefaultBearoffCheckers); err != nil {
+				return fmt.Errorf("rollout: %w", err)
+			}
+		}
+		if two == nil {
+			if two, err = bgbot.NewBearoff2(bgbot.MaxBearoff2Checkers); err != nil {
+				return fmt.Errorf("rollout: %w", err)
+			}
+		}
+	}
 	workers := max(rc.Workers, 1)
-	bots := make([]*bgbot.Bot, workers)
-	for w := range bots {
-		if bots[w], err = rc.NewBot(); err != nil {
+	players := make([]worker, workers)
+	defer func() {
+		for _, w := range players {
+			if c, ok := w.play.(io.Closer); ok {
+				c.Close()
+			}
+		}
+	}()
+	for w := range players {
+		p := &players[w]
+		p.met, p.settings, p.one, p.two, p.by21 = met, &r.Settings, one, two, by21
+		if p.bot, err = rc.NewBot(); err != nil {
 			return fmt.Errorf("rollout: %w", err)
+		}
+		p.play, p.botPlays = botPlayer{p.bot}, true
+		if rc.NewPlayer != nil {
+			if p.play, err = rc.NewPlayer(); err != nil {
+				return fmt.Errorf("rollout: %w", err)
+			}
+			p.botPlays = false
 		}
 	}
 	batch := rc.Batch
@@ -274,7 +359,11 @@ func (r *Rollout) Run(ctx context.Context, trials int, rc RunConfig) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("rollout: %w", err)
 		}
+		// A batch once begun is played to its end: a trial stopped half
+		// way would leave the batch unadded.
+		trialCtx := context.WithoutCancel(ctx)
 		outs := make([][outputs]float64, len(jobs))
+		weights := make([]float64, len(jobs))
 		errs := make([]error, workers)
 		var wg sync.WaitGroup
 		next := make(chan int)
@@ -282,13 +371,13 @@ func (r *Rollout) Run(ctx context.Context, trials int, rc RunConfig) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p := player{bot: bots[w], met: met, settings: &r.Settings}
+				p := &players[w]
 				for j := range next {
 					if errs[w] != nil {
 						continue
 					}
 					jb := jobs[j]
-					outs[j], errs[w] = p.trial(starts[jb.alt], &r.Alternatives[jb.alt], quasi, jb.trial)
+					outs[j], weights[j], errs[w] = p.trial(trialCtx, starts[jb.alt], &r.Alternatives[jb.alt], quasi, jb.trial)
 				}
 			}()
 		}
@@ -304,10 +393,13 @@ func (r *Rollout) Run(ctx context.Context, trials int, rc RunConfig) error {
 		}
 		for j, jb := range jobs {
 			a := &r.Alternatives[jb.alt]
+			w := weights[j]
 			for k, v := range outs[j] {
-				a.Sum[k] += v
-				a.SumSq[k] += v * v
+				a.Sum[k] += w * v
+				a.SumSq[k] += w * v * v
 			}
+			a.Weight += w
+			a.WeightSq += w * w
 			a.Trials++
 		}
 		if rc.Checkpoint != nil {
@@ -318,11 +410,17 @@ func (r *Rollout) Run(ctx context.Context, trials int, rc RunConfig) error {
 	}
 }
 
-// player plays trials with one bot.
-type player struct {
+// worker plays trials: its player decides, its bot judges the positions
+// for the luck correction and at truncation.
+type worker struct {
 	bot      *bgbot.Bot
+	play     Player
+	botPlays bool // play is bot deciding for itself
 	met      *bgbot.MET
 	settings *Settings
+	by21     bool
+	one      *bgbot.Bearoff  // nil without bearoff truncation
+	two      *bgbot.Bearoff2 // nil without bearoff truncation
 	// table holds, for each of the 21 rolls, the bot's choice of move
 	// and its probabilities from the mover's view.
 	table [21]choice
@@ -331,8 +429,6 @@ type player struct {
 type choice struct {
 	move  backgammon.Move
 	probs bgbot.Probs
-	d1    int
-	d2    int
 }
 
 // rollIndex numbers the 21 distinct rolls; rollWeight is each one's share
@@ -353,8 +449,8 @@ func rollWeight(d1, d2 int) float64 {
 }
 
 // trial plays trial number t of alternative a from start and returns its
-// outputs from the view of the alternative's player.
-func (p *player) trial(start *backgammon.State, a *Alternative, quasi *quasiDice, t int) ([outputs]float64, error) {
+// outputs from the view of the alternative's player, and its weight.
+func (p *worker) trial(ctx context.Context, start *backgammon.State, a *Alternative, quasi *quasiDice, t int) ([outputs]float64, float64, error) {
 	st := *start // start has never been played on: its move generator is unset
 	root := st.Move
 	if a.Invert {
@@ -363,7 +459,9 @@ func (p *player) trial(start *backgammon.State, a *Alternative, quasi *quasiDice
 	if !p.settings.Cubeful {
 		st.Cube = false
 	}
-	dice := newTrialDice(quasi, p.settings.Seed, t)
+	dice := newTrialDice(quasi, p.by21, p.settings.Seed, t)
+	weight := dice.weight()
+	fail := func(err error) ([outputs]float64, float64, error) { return [outputs]float64{}, 0, err }
 	p.bot.SetVariant(st.Variant)
 	var luck [outputs]float64 // the sum of the luck of every roll, from root's view
 	view := func(pr bgbot.Probs, mover int) bgbot.Probs {
@@ -374,39 +472,46 @@ func (p *player) trial(start *backgammon.State, a *Alternative, quasi *quasiDice
 	}
 	for turn := 0; ; turn++ {
 		if turn >= 4*bgbot.MaxGamePlies {
-			return [outputs]float64{}, fmt.Errorf("trial %d has no end after %d turns", t, turn)
+			return fail(fmt.Errorf("trial %d has no end after %d turns", t, turn))
 		}
 		mover := st.Move
+		mayDouble := !(turn == 0 && a.NoDoubleFirst)
+		if out, ok, err := p.bearoffEnd(&st, root, a.BaseCube, mayDouble); err != nil || ok {
+			return sub(out, luck), weight, err
+		}
 		if p.settings.Truncate > 0 && turn >= p.settings.Truncate {
 			out, err := p.truncated(&st, root, a.BaseCube)
-			return sub(out, luck), err
+			return sub(out, luck), weight, err
 		}
-		if st.Decision() == backgammon.DecideCube && !(turn == 0 && a.NoDoubleFirst) {
-			dbl, err := p.bot.Double(&st)
+		if st.Decision() == backgammon.DecideCube && mayDouble {
+			dbl, err := p.play.Double(ctx, &st)
 			if err != nil {
-				return [outputs]float64{}, err
+				return fail(err)
 			}
 			if dbl {
 				if err := st.Double(); err != nil {
-					return [outputs]float64{}, err
+					return fail(err)
 				}
-				ans, err := p.bot.Take(&st)
+				ans, err := p.play.Take(ctx, &st)
 				if err != nil {
-					return [outputs]float64{}, err
+					return fail(err)
+				}
+				if ans == backgammon.Beaver && !st.CanBeaver() {
+					ans = backgammon.Take
 				}
 				if ans == backgammon.Drop {
 					// The game ends; its cubeless figures are the bot's
 					// view of the position the double was made in.
 					pr := view(p.bot.Probs(st.Board), mover)
 					if err := st.AnswerDouble(ans); err != nil {
-						return [outputs]float64{}, err
+						return fail(err)
 					}
 					out := probsOutputs(pr)
 					out[outCubeful] = p.finalCubeful(&st, root, a.BaseCube)
-					return sub(out, luck), nil
+					return sub(out, luck), weight, nil
 				}
 				if err := st.AnswerDouble(ans); err != nil {
-					return [outputs]float64{}, err
+					return fail(err)
 				}
 			}
 		}
@@ -415,14 +520,19 @@ func (p *player) trial(start *backgammon.State, a *Alternative, quasi *quasiDice
 		var m backgammon.Move
 		if !p.settings.NoVarianceReduction {
 			// The luck of the roll: the bot's view of the result of its
-			// choice with the dice rolled, less the mean over all 36.
+			// choice with the dice rolled, less the mean over all 36. Any
+			// function of the position and the roll keeps the correction
+			// unbiased, so it holds whoever chooses the move played.
 			var mean [outputs]float64
 			var actual [outputs]float64
 			for hi := 1; hi <= 6; hi++ {
 				for lo := 1; lo <= hi; lo++ {
 					c := &p.table[rollIndex(hi, lo)]
 					c.move, c.probs, _ = p.bot.ChooseMove(st.Board, hi, lo)
-					o := p.luckOutputs(&st, view(c.probs, mover), root, a.BaseCube)
+					o, err := p.luckOutputs(&st, c, root, a.BaseCube)
+					if err != nil {
+						return fail(err)
+					}
 					w := rollWeight(hi, lo)
 					for k := range mean {
 						mean[k] += w * o[k]
@@ -435,22 +545,22 @@ func (p *player) trial(start *backgammon.State, a *Alternative, quasi *quasiDice
 			for k := range luck {
 				luck[k] += actual[k] - mean[k]
 			}
-			if st.Money() && !bgbotCubefulMoves(p.bot) {
+			if p.botPlays && st.Money() && !bgbotCubefulMoves(p.bot) {
 				// Money play moves by cubeless equity: the choice is made.
 				m, played = p.table[rollIndex(d1, d2)].move, true
 			}
 		}
 		if err := st.SetDice(d1, d2); err != nil {
-			return [outputs]float64{}, err
+			return fail(err)
 		}
 		if !played {
 			var err error
-			if m, _, err = p.bot.Move(&st); err != nil {
-				return [outputs]float64{}, err
+			if m, err = p.play.Move(ctx, &st); err != nil {
+				return fail(err)
 			}
 		}
 		if err := st.Play(m); err != nil {
-			return [outputs]float64{}, err
+			return fail(err)
 		}
 		if st.GameState != backgammon.GamePlaying {
 			var pr bgbot.Probs
@@ -463,7 +573,7 @@ func (p *player) trial(start *backgammon.State, a *Alternative, quasi *quasiDice
 			}
 			out := probsOutputs(view(pr, st.Winner))
 			out[outCubeful] = p.finalCubeful(&st, root, a.BaseCube)
-			return sub(out, luck), nil
+			return sub(out, luck), weight, nil
 		}
 	}
 }
@@ -491,22 +601,84 @@ func probsOutputs(p bgbot.Probs) [outputs]float64 {
 }
 
 // luckOutputs is what the luck correction compares across rolls: the
-// probabilities after a move from root's view, their cubeless equity and,
-// in a cubeful rollout, a cubeful stand-in: the cubeless equity at the
+// probabilities after the move c from root's view, their cubeless equity
+// and, in a cubeful rollout, the bot's cubeful equity of the position
+// after the move, its opponent on roll and free to double (the cube model
+// on c's probabilities, no further search). With Settings.CubelessLuck the
+// cubeful figure is a cubeless stand-in: the cubeless equity at the
 // current cube (money) or the match winning chance with the cube dead.
 // Any such figure keeps the correction unbiased, since over the 36 rolls
 // it averages to nothing; the closer it follows the cubeful result, the
 // more variance it removes.
-func (p *player) luckOutputs(st *backgammon.State, pr bgbot.Probs, root, base int) [outputs]float64 {
+func (p *worker) luckOutputs(st *backgammon.State, c *choice, root, base int) ([outputs]float64, error) {
+	mover := st.Move
+	pr := c.probs
+	if mover != root {
+		pr = pr.Invert()
+	}
 	out := probsOutputs(pr)
-	if p.settings.Cubeful {
+	if !p.settings.Cubeful {
+		return out, nil
+	}
+	after := st.Board.Apply(c.move)
+	_, over := bgbot.Outcome(&after, st.Variant.Checkers())
+	switch {
+	case p.settings.CubelessLuck || over:
+		// A finished game's cubeless figures at the cube are its result.
 		if st.Money() {
 			out[outCubeful] = out[outEquity] * float64(st.CubeValue) / float64(base)
 		} else {
 			out[outCubeful] = p.deadMWC(st, root, pr, st.CubeValue)
 		}
+	default:
+		next := *st
+		next.Board, next.Move, next.Turn = after.Swap(), 1-mover, 1-mover
+		v, err := p.cubefulAt(&next, c.probs.Invert(), root, base, true)
+		if err != nil {
+			return out, err
+		}
+		out[outCubeful] = v
 	}
-	return out
+	return out, nil
+}
+
+// cubefulAt is root's cubeful figure of st before the roll of its player
+// on roll, by the bot's cube model on pr (the probabilities of the player
+// on roll, who doubles where the model says so if mayDouble): points per
+// unit of the base cube in money play, the match winning chance in a
+// match.
+func (p *worker) cubefulAt(st *backgammon.State, pr bgbot.Probs, root, base int, mayDouble bool) (float64, error) {
+	mover := st.Move
+	if !st.Money() && st.CrawfordGame {
+		if mover != root {
+			pr = pr.Invert()
+		}
+		return p.deadMWC(st, root, pr, st.CubeValue), nil
+	}
+	ce, err := p.bot.CubeWith(st, pr)
+	if err != nil {
+		return 0, err
+	}
+	return cubeView(st, ce, root, base, mayDouble), nil
+}
+
+// cubeView turns the cube equities of st's player on roll into root's
+// cubeful figure.
+func cubeView(st *backgammon.State, ce bgbot.CubeEquities, root, base int, mayDouble bool) float64 {
+	v := ce.NoDouble
+	if mayDouble && st.CanDouble() && ce.ShouldDouble() {
+		v = min(ce.DoubleTake, ce.DoublePass)
+	}
+	mover := st.Move
+	if st.Money() {
+		v *= float64(st.CubeValue) / float64(base)
+		if mover != root {
+			v = -v
+		}
+	} else if mover != root {
+		v = 1 - v
+	}
+	return v
 }
 
 // need is how many points each side still needs, root first.
@@ -522,7 +694,7 @@ func postCrawford(st *backgammon.State) bool {
 
 // deadMWC is root's match winning chance if the current game is played out
 // for cube points with probabilities pr (root's view).
-func (p *player) deadMWC(st *backgammon.State, root int, pr bgbot.Probs, cube int) float64 {
+func (p *worker) deadMWC(st *backgammon.State, root int, pr bgbot.Probs, cube int) float64 {
 	me, opp := need(st, root)
 	pc := postCrawford(st)
 	f := func(x float32) float64 { return float64(x) }
@@ -535,7 +707,7 @@ func (p *player) deadMWC(st *backgammon.State, root int, pr bgbot.Probs, cube in
 
 // finalCubeful is root's cubeful result of a finished game: points per
 // unit of base cube in money play, the match winning chance in a match.
-func (p *player) finalCubeful(st *backgammon.State, root, base int) float64 {
+func (p *worker) finalCubeful(st *backgammon.State, root, base int) float64 {
 	if !p.settings.Cubeful {
 		return 0
 	}
@@ -554,7 +726,7 @@ func (p *player) finalCubeful(st *backgammon.State, root, base int) float64 {
 // truncated is root's outputs at a truncated trial's last position: the
 // bot's probabilities and, when cubeful, its cubeful equity there, the
 // player on roll doubling where it would.
-func (p *player) truncated(st *backgammon.State, root, base int) ([outputs]float64, error) {
+func (p *worker) truncated(st *backgammon.State, root, base int) ([outputs]float64, error) {
 	pr := p.bot.Probs(st.Board)
 	mover := st.Move
 	rootProbs := pr
@@ -573,18 +745,68 @@ func (p *player) truncated(st *backgammon.State, root, base int) ([outputs]float
 	if err != nil {
 		return out, err
 	}
+	out[outCubeful] = cubeView(st, ce, root, base, true)
+	return out, nil
+}
+
+// bearoffEnd ends a trial at st, before the roll of its player on roll,
+// when the bearoff databases answer st exactly (see
+// Settings.NoBearoffTruncation): it returns root's outputs there and true.
+// The player on roll may double first when mayDouble.
+func (p *worker) bearoffEnd(st *backgammon.State, root, base int, mayDouble bool) ([outputs]float64, bool, error) {
+	var out [outputs]float64
+	if p.one == nil || st.Variant.Checkers() != 15 || bgbot.Contact(&st.Board) {
+		return out, false, nil
+	}
+	pr, inTwo := p.two.Probs(&st.Board)
+	if !inTwo {
+		if p.settings.Cubeful {
+			return out, false, nil // the one-sided database has no cubeful equities
+		}
+		var ok bool
+		if pr, ok = p.one.Probs(&st.Board); !ok {
+			return out, false, nil
+		}
+	}
+	rootProbs := pr
+	if st.Move != root {
+		rootProbs = pr.Invert()
+	}
+	out = probsOutputs(rootProbs)
+	if !p.settings.Cubeful {
+		return out, true, nil
+	}
+	if !st.Money() {
+		v, err := p.cubefulAt(st, pr, root, base, mayDouble)
+		out[outCubeful] = v
+		return out, err == nil, err
+	}
+	if 2*st.CubeValue >= st.CubeCap() {
+		return out, false, nil // a capped cube, which the database does not know
+	}
+	own := bgbot.CubeCentred
+	switch st.CubeOwner {
+	case -1:
+	case st.Move:
+		own = bgbot.CubeOwned
+	default:
+		own = bgbot.CubeUnavailable
+	}
+	ce, _ := p.two.MoneyCube(&st.Board, own == bgbot.CubeCentred)
+	if own == bgbot.CubeUnavailable {
+		v, _ := p.two.Cubeful(&st.Board, own)
+		ce = bgbot.CubeEquities{NoDouble: v}
+	}
+	// The database's equities assume both sides double, take and pass
+	// optimally from here on, as gnubg's truncation does.
 	v := ce.NoDouble
-	if st.CanDouble() && ce.ShouldDouble() {
+	if mayDouble && own != bgbot.CubeUnavailable && ce.ShouldDouble() {
 		v = min(ce.DoubleTake, ce.DoublePass)
 	}
-	if st.Money() {
-		v *= float64(st.CubeValue) / float64(base)
-		if mover != root {
-			v = -v
-		}
-	} else if mover != root {
-		v = 1 - v
+	v *= float64(st.CubeValue) / float64(base)
+	if st.Move != root {
+		v = -v
 	}
 	out[outCubeful] = v
-	return out, nil
+	return out, true, nil
 }

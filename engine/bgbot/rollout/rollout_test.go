@@ -3,6 +3,7 @@ package rollout
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -170,5 +171,34 @@ func TestProperCubeAction(t *testing.T) {
 	}
 	if _, err := ProperCubeAction([]Result{{Name: NoDouble}}); err == nil {
 		t.Error("one cubeless result: no error")
+	}
+}
+
+// A state file of the first layout (no trial weights, no bearoff
+// truncation, the cubeless luck correction) loads as the rollout it was:
+// unit weights and the settings it ran with.
+func TestLoadFirstLayout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.json")
+	v1 := `{"format": "gamemill-rollout-1", "settings": {"seed": 3, "truncate": 0, "cubeful": true, "plain_dice": false, "no_variance_reduction": false, "bot": "test"},
+  "rules": {"Variant": 0, "MatchLength": 0, "Cube": true, "Crawford": true, "Jacoby": false, "Beavers": false, "CubeLimit": 0},
+  "alternatives": [{"name": "Position", "position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA", "no_double_first": true, "base_cube": 1,
+    "trials": 4, "sum": [2, 1, 0, 1, 0, 1.5, 2], "sum_sq": [2, 1, 0, 1, 0, 2.5, 4]}]}`
+	if err := os.WriteFile(path, []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := r.Settings
+	if !set.NoBearoffTruncation || !set.CubelessLuck || set.Stratify != 36 {
+		t.Errorf("settings %+v: want no bearoff truncation, the cubeless luck correction, 36 rolls", set)
+	}
+	a := r.Alternatives[0]
+	if a.Weight != 4 || a.WeightSq != 4 {
+		t.Errorf("weights %v, %v: want 4, 4", a.Weight, a.WeightSq)
+	}
+	if e := r.Results()[0].Equity; e.Mean != 0.375 {
+		t.Errorf("equity %+v: want mean 0.375", e)
 	}
 }

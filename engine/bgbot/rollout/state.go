@@ -10,8 +10,13 @@ import (
 	"github.com/gamemill/gamemill/internal/atomicfile"
 )
 
-// stateFormat names the layout of a saved rollout.
-const stateFormat = "gamemill-rollout-1"
+// stateFormat names the layout of a saved rollout. Layout 1 had no trial
+// weights and rolled out without bearoff truncation and with the cubeless
+// luck correction, which is how Load reads it.
+const (
+	stateFormat   = "gamemill-rollout-2"
+	stateFormatV1 = "gamemill-rollout-1"
+)
 
 type savedRollout struct {
 	Format string `json:"format"`
@@ -41,12 +46,21 @@ func Load(path string) (*Rollout, error) {
 	if err := dec.Decode(&saved); err != nil {
 		return nil, fmt.Errorf("load rollout %s: %w", path, err)
 	}
-	if saved.Format != stateFormat {
+	switch saved.Format {
+	case stateFormat:
+	case stateFormatV1:
+		set := &saved.Settings
+		set.NoBearoffTruncation, set.CubelessLuck, set.Stratify = true, set.Cubeful, 36
+		for i := range saved.Alternatives {
+			a := &saved.Alternatives[i]
+			a.Weight, a.WeightSq = float64(a.Trials), float64(a.Trials)
+		}
+	default:
 		return nil, fmt.Errorf("load rollout %s: format %q, want %q", path, saved.Format, stateFormat)
 	}
 	for i, a := range saved.Alternatives {
-		if a.Trials < 0 {
-			return nil, fmt.Errorf("load rollout %s: alternative %d (%s): %d trials", path, i+1, a.Name, a.Trials)
+		if a.Trials < 0 || a.Weight < 0 || a.WeightSq < 0 || (a.Trials > 0 && a.Fixed == nil && a.Weight == 0) {
+			return nil, fmt.Errorf("load rollout %s: alternative %d (%s): %d trials of weight %v", path, i+1, a.Name, a.Trials, a.Weight)
 		}
 	}
 	return saved.Rollout, nil
