@@ -14,7 +14,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/gamemill/gamemill/ringmaster/control"
@@ -79,38 +78,19 @@ type Player struct {
 	Figures  map[string]float64
 }
 
-// Spec names a judge: an engine and its depth, as a user writes it
-// ("gnubg:2"). Its text is the key under which the store keeps the
-// judge's analyses, so that two judges' analyses of one game sit side by
-// side.
-type Spec struct {
-	Engine string
-	Plies  int
-}
-
-// String is the spec as ParseSpec reads it: "ENGINE:PLIES".
-func (s Spec) String() string { return fmt.Sprintf("%s:%d", s.Engine, s.Plies) }
+// Spec names a judge: an engine and the depth it judges at.
+type Spec = control.JudgeSpec
 
 // MaxSpecPlies bounds the depth a spec may name; each engine has its own
 // lower bound, which NewJudge checks.
-const MaxSpecPlies = 9
+const MaxSpecPlies = control.MaxJudgePlies
 
-// ParseSpec reads "ENGINE:PLIES", or "ENGINE" alone for defaultPlies.
-// It checks the form only; the game checks that it offers the engine.
+// ParseSpec reads "ENGINE:PLIES", or "ENGINE" alone for defaultPlies, by
+// the rule the control file's luck_judge is read by
+// (control.ParseJudgeSpec). It checks the form only; the game checks that
+// it offers the engine.
 func ParseSpec(text string, defaultPlies int) (Spec, error) {
-	engine, plies, hasPlies := strings.Cut(text, ":")
-	s := Spec{Engine: engine, Plies: defaultPlies}
-	if engine == "" || strings.IndexFunc(engine, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) >= 0 {
-		return s, fmt.Errorf("judge %q: want ENGINE:PLIES, such as bgbot:0 or gnubg:2", text)
-	}
-	if hasPlies {
-		n, err := strconv.Atoi(plies)
-		if err != nil || n < 0 || n > MaxSpecPlies {
-			return s, fmt.Errorf("judge %q: the depth after ':' must be a whole number from 0 to %d", text, MaxSpecPlies)
-		}
-		s.Plies = n
-	}
-	return s, nil
+	return control.ParseJudgeSpec(text, defaultPlies)
 }
 
 // Resolve checks spec against the engines g offers, an empty engine
