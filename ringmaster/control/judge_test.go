@@ -41,7 +41,8 @@ func TestParseJudgeSpec(t *testing.T) {
 			t.Errorf("%q: String %q", tc.text, got.String())
 		}
 
-		c, err := parse("judge.toml", []byte(playoffHead+"luck_judge = \""+tc.text+"\"\n"))
+		text := "luck_judge = \"" + tc.text + "\"\n" + playoffHead + "\n[[matchups]]\nplayers = [\"a\", \"b\"]\n"
+		c, err := parse("judge.toml", []byte(text))
 		switch {
 		case tc.file == "" && (err != nil || c.LuckJudge != tc.text):
 			t.Errorf("luck_judge = %q: %v", tc.text, err)
