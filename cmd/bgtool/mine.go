@@ -49,22 +49,10 @@ func parseLead(s string) ([2]int, error) {
 
 // mineClass names a board's class: contact, crashed, race or bearoff.
 func mineClass(b *backgammon.Board) string {
-	c := bgbot.Class(b)
-	if c == bgbot.ClassRace && homeOnly(&b[backgammon.OnRoll]) && homeOnly(&b[backgammon.Opponent]) {
+	if bgbot.IsBearoff(b) {
 		return classBearoff
 	}
-	return bgbot.ClassName(c)
-}
-
-// homeOnly reports whether every checker of a side left on the board is in
-// its home board (points 1 to 6, indexes 0 to 5).
-func homeOnly(s *[25]int8) bool {
-	for _, n := range s[6:] {
-		if n > 0 {
-			return false
-		}
-	}
-	return true
+	return bgbot.ClassName(bgbot.Class(b))
 }
 
 // keep reports whether the mover's position before its roll passes the

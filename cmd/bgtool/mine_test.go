@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 )
 
@@ -65,7 +66,7 @@ func TestMinePositions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		if !homeOnly(&b[0]) || !homeOnly(&b[1]) {
+		if !bgbot.IsBearoff(&b) {
 			t.Errorf("%s is no bearoff position", id)
 		}
 	}
