@@ -43,8 +43,8 @@ func homeBoard(t *testing.T, me, opp map[int]int, matchID string) *backgammon.St
 // rollout is the database's value exactly, with no spread. Cubeless, from
 // the one-sided database (or the two-sided one where it holds the
 // position); cubeful, from the two-sided database's money equities with
-// the cube centred, owned by the player on roll, or by the opponent; in a
-// match, the bot's cube model on the exact probabilities.
+// the cube centred, owned by the player on roll, or by the opponent. A
+// cubeful match rollout plays on (gnubg's does too).
 func TestBearoffTruncationIsExact(t *testing.T) {
 	one, two := testDBs()
 	rc := RunConfig{NewBot: newBot, Workers: 2, Bearoff: one, Bearoff2: two}
@@ -114,10 +114,16 @@ func TestBearoffTruncationIsExact(t *testing.T) {
 		t.Errorf("no bearoff truncation: %+v, want trials played out", res.Equity)
 	}
 
-	// A five-point match at 2-0: the cube model on the exact chances.
+	// A five-point match: cubeless, the database; cubeful, played out,
+	// as the database has no match equities.
 	match := homeBoard(t, map[int]int{1: 2, 2: 1, 4: 1}, map[int]int{1: 1, 3: 2, 5: 2}, "MAGgAAAAAAAE")
-	res = run(match, Settings{Cubeful: true})
-	if res.Cubeful == nil || res.Cubeful.StdErr != 0 || res.Equity.Mean != float64(p2.Equity()) || !(res.Cubeful.Mean > 0 && res.Cubeful.Mean < 1) {
-		t.Errorf("match: %+v, want a match winning chance with no spread", res)
+	if res = run(match, Settings{}); res.Equity.Mean != float64(p2.Equity()) || res.Equity.StdErr != 0 {
+		t.Errorf("match, cubeless: %+v, want equity %v exactly", res.Equity, p2.Equity())
+	}
+	// The Crawford game, so that no pass ends the trials either.
+	crawford := *match
+	crawford.Score, crawford.CrawfordGame = [2]int{4, 2}, true
+	if res = run(&crawford, Settings{Cubeful: true, NoVarianceReduction: true}); res.Cubeful == nil || res.Cubeful.StdErr == 0 {
+		t.Errorf("match, cubeful: %+v, want trials played out", res.Cubeful)
 	}
 }

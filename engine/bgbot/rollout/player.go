@@ -27,6 +27,16 @@ type Player interface {
 	Take(ctx context.Context, st *backgammon.State) (backgammon.Answer, error)
 }
 
+// A Judge is a Player that also judges positions. A trial that ends by a
+// pass takes its cubeless figures from the evaluation of the position the
+// double was made in, as gnubg's rollouts do: a Judge's own when the
+// player is one, so that its rollout is all its own, else the bot's.
+type Judge interface {
+	// Probs are the cubeless probabilities of st before the roll (no
+	// double pending) for its player on roll.
+	Probs(ctx context.Context, st *backgammon.State) (bgbot.Probs, error)
+}
+
 // botPlayer is bgbot deciding for itself.
 type botPlayer struct{ bot *bgbot.Bot }
 

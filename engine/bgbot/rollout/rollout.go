@@ -54,9 +54,10 @@ type Settings struct {
 	// By default (as gnubg's rollouts) a trial that reaches a position the
 	// databases answer exactly ends there with the database's value: in a
 	// cubeless rollout where both sides are in the one-sided or two-sided
-	// database, in a cubeful one where the two-sided database holds the
-	// position (its exact money equities; at a match score the bot's cube
-	// model on its exact probabilities).
+	// database, in a cubeful money rollout where the two-sided database
+	// holds the position (its exact cubeful equities). A cubeful match is
+	// played out: the database has no match equities, and the cube model
+	// on its probabilities would not be exact.
 	NoBearoffTruncation bool `json:"no_bearoff_truncation"`
 	// Bot describes the bot that plays (its depths for chequer play and
 	// cube decisions), so that a saved rollout goes on only with the same.
@@ -489,6 +490,7 @@ func (p *worker) trial(ctx context.Context, start *backgammon.State, a *Alternat
 				return fail(err)
 			}
 			if dbl {
+				before := st // the position the double is made in
 				if err := st.Double(); err != nil {
 					return fail(err)
 				}
@@ -500,9 +502,16 @@ func (p *worker) trial(ctx context.Context, start *backgammon.State, a *Alternat
 					ans = backgammon.Take
 				}
 				if ans == backgammon.Drop {
-					// The game ends; its cubeless figures are the bot's
-					// view of the position the double was made in.
-					pr := view(p.bot.Probs(st.Board), mover)
+					// The game ends; its cubeless figures are the
+					// player's (or the bot's) view of the position the
+					// double was made in.
+					pr := p.bot.Probs(st.Board)
+					if j, ok := p.play.(Judge); ok && !p.botPlays {
+						if pr, err = j.Probs(ctx, &before); err != nil {
+							return fail(err)
+						}
+					}
+					pr = view(pr, mover)
 					if err := st.AnswerDouble(ans); err != nil {
 						return fail(err)
 					}
@@ -758,6 +767,9 @@ func (p *worker) bearoffEnd(st *backgammon.State, root, base int, mayDouble bool
 	if p.one == nil || st.Variant.Checkers() != 15 || bgbot.Contact(&st.Board) {
 		return out, false, nil
 	}
+	if p.settings.Cubeful && !st.Money() {
+		return out, false, nil
+	}
 	pr, inTwo := p.two.Probs(&st.Board)
 	if !inTwo {
 		if p.settings.Cubeful {
@@ -775,11 +787,6 @@ func (p *worker) bearoffEnd(st *backgammon.State, root, base int, mayDouble bool
 	out = probsOutputs(rootProbs)
 	if !p.settings.Cubeful {
 		return out, true, nil
-	}
-	if !st.Money() {
-		v, err := p.cubefulAt(st, pr, root, base, mayDouble)
-		out[outCubeful] = v
-		return out, err == nil, err
 	}
 	if 2*st.CubeValue >= st.CubeCap() {
 		return out, false, nil // a capped cube, which the database does not know

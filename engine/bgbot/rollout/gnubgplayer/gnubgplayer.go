@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/engine/bgbot"
 	"github.com/gamemill/gamemill/engine/bgbot/rollout"
 	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/player/gnubg"
@@ -24,7 +25,10 @@ type Player struct {
 	rules *backgammon.Rules // the rules gnubg was last told, nil before
 }
 
-var _ rollout.Player = (*Player)(nil)
+var (
+	_ rollout.Player = (*Player)(nil)
+	_ rollout.Judge  = (*Player)(nil)
+)
 
 // Launch starts gnubg with o (its depth, noise, timeout) as a rollout
 // player; Close stops it.
@@ -97,4 +101,21 @@ func (p *Player) Take(ctx context.Context, st *backgammon.State) (backgammon.Ans
 		return 0, fmt.Errorf("gnubg player: gentake: %w", err)
 	}
 	return a, nil
+}
+
+// Probs implements rollout.Judge: gnubg's cubeless probabilities of st
+// before the roll for its player on roll, at the player's depth.
+func (p *Player) Probs(ctx context.Context, st *backgammon.State) (bgbot.Probs, error) {
+	if err := p.position(ctx, st); err != nil {
+		return bgbot.Probs{}, err
+	}
+	v, err := p.c.Evaluate(ctx)
+	if err != nil {
+		return bgbot.Probs{}, fmt.Errorf("gnubg player: evaluate: %w", err)
+	}
+	var pr bgbot.Probs
+	for k := range pr {
+		pr[k] = float32(v[k])
+	}
+	return pr, nil
 }
