@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
@@ -211,6 +213,12 @@ func runRollout(ctx context.Context, fs *pflag.FlagSet, args []string, stdout, s
 		}
 		rc.Checkpoint = func(r *rollout.Rollout) error { return r.Save(*statePath) }
 	}
+	// Ctrl-C (or SIGTERM) stops the rollout after the batch in progress,
+	// which the state file keeps, and closes the gnubg players; a second
+	// signal kills at once.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	context.AfterFunc(ctx, stop)
 	if err := r.Run(ctx, *trials, rc); err != nil {
 		if *statePath != "" && ctx.Err() != nil {
 			fmt.Fprintf(stderr, "bgtool rollout: stopped after %d trials; %s holds them\n", r.Trials(), *statePath)
