@@ -258,3 +258,26 @@ func FuzzParseAnalyze(f *testing.F) {
 		}
 	})
 }
+
+// TestServeAnswersBeforeAnalysis: commands before an analysis are
+// answered first, in order, whether they succeed, fail or (a comment
+// alone) get no answer; the analysis then streams until the next line.
+func TestServeAnswersBeforeAnalysis(t *testing.T) {
+	e := newTestEngine(t, 100, 1, false)
+	var out strings.Builder
+	in := "1 protocol_version\n# a comment\n2 bogus\n3 lz-analyze b 5\n\n4 protocol_version\n"
+	if err := Serve(t.Context(), e, strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	resp := out.String()
+	const head = "=1 2\n\n?2 unknown command\n\n=3\n"
+	const tail = "\n=4 2\n\n" // the analysis's empty line, then the next answer
+	if !strings.HasPrefix(resp, head) || !strings.HasSuffix(resp, tail) {
+		t.Fatalf("responses %q", resp)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(resp, head), tail), "\n") {
+		if line != "" {
+			checkInfo(t, line, e.Game(), black, 10000)
+		}
+	}
+}
