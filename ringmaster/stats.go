@@ -45,8 +45,9 @@ type PointsBounder interface {
 }
 
 // pointsScale is what the interval of a matchup's points per game knows
-// of one game: every game the ringmaster plays scores at least one point
-// for its winner, and some games have a bound.
+// of one game: every game played out scores at least one point for its
+// winner (an adjudicated one may score a fraction: the floor then errs
+// wide), and some games have a bound.
 func (r *Ringmaster) pointsScale(s control.GameSettings) ratings.Scale {
 	sc := ratings.Scale{Unit: 1}
 	if pb, ok := r.Game.(PointsBounder); ok {
