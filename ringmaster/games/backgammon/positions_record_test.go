@@ -8,8 +8,8 @@ import (
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
-	"github.com/gamemill/gamemill/formats/recordfile"
 	"github.com/gamemill/gamemill/formats/record"
+	"github.com/gamemill/gamemill/formats/recordfile"
 )
 
 // copyRecord puts testdata/match.mat at dir/records/match.mat, so that a
