@@ -106,6 +106,7 @@ type Server struct {
 	failures map[string][]time.Time
 	regs     map[string][]time.Time // accounts created, per address
 	conns    int                    // connections admitted and not yet gone
+	departed chan struct{}          // closed, and replaced, when a connection goes
 	unauth   map[string]int         // connections not logged in, per address
 	// While holding, lines sent to clients wait in their held lists for
 	// flushLocked: a command's answers go out after its match is saved.
@@ -122,7 +123,7 @@ func New(cfg Config, st *Store, logger *log.Logger) *Server {
 	}
 	return &Server{cfg: cfg, store: st, log: logger, noisy: &rateLog{log: logger, burst: 20}, dice: dice,
 		users: map[string]*client{}, invites: map[[2]string]int{}, failures: map[string][]time.Time{},
-		regs: map[string][]time.Time{}, unauth: map[string]int{}}
+		regs: map[string][]time.Time{}, unauth: map[string]int{}, departed: make(chan struct{})}
 }
 
 // client is one connection, logged in or not.
@@ -133,9 +134,10 @@ type client struct {
 	host  string
 	out   chan string
 	quit  chan struct{} // closed by close
-	drain chan struct{} // closed when the connection ends: send what is queued and stop
+	drain chan struct{} // closed by finish: send what is queued and stop
 	wrote chan struct{} // closed when the writer stops
 	once  sync.Once
+	fin   sync.Once
 	name  string // "" until logged in
 	own   fibs.Own
 	login time.Time
@@ -214,6 +216,10 @@ func (c *client) enqueue(lines ...string) {
 		}
 	}
 }
+
+// finish has the writer send what is queued and stop; wait on c.wrote
+// for it. The connection's end and the server's shutdown both call it.
+func (c *client) finish() { c.fin.Do(func() { close(c.drain) }) }
 
 // close ends the connection without waiting for anything: it may run
 // under the server's mutex while the client's writer is blocked.
@@ -306,6 +312,8 @@ func (s *Server) admit(host string) error {
 // was still not logged in.
 func (s *Server) departLocked(host string, pending bool) {
 	s.conns--
+	close(s.departed)
+	s.departed = make(chan struct{})
 	if pending {
 		s.loggedInLocked(host)
 	}
@@ -416,7 +424,7 @@ func (s *Server) serveConn(ctx context.Context, conn io.ReadWriteCloser, addr st
 	s.logout(c)
 	// Let the writer send what is queued (a goodbye) before closing, for
 	// a second at most.
-	close(c.drain)
+	c.finish()
 	select {
 	case <-c.wrote:
 	case <-time.After(time.Second):
@@ -883,17 +891,22 @@ func (s *Server) Run(ctx context.Context, tcp, ws net.Listener) error {
 // waitConns waits, at most for limit, until every connection has ended
 // (after shutdown closed them): the caller may then close the store.
 func (s *Server) waitConns(limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
+	timeout := time.NewTimer(limit)
+	defer timeout.Stop()
+	for {
 		s.mu.Lock()
-		n := s.conns
+		n, departed := s.conns, s.departed
 		s.mu.Unlock()
 		if n == 0 {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
+		select {
+		case <-departed:
+		case <-timeout.C:
+			s.log.Printf("stopping with connections still open after %v", limit)
+			return
+		}
 	}
-	s.log.Printf("stopping with connections still open after %v", limit)
 }
 
 // shutdown saves every match in progress and closes every connection.
@@ -920,15 +933,20 @@ func (s *Server) shutdown() {
 		clients = append(clients, c)
 	}
 	s.mu.Unlock()
-	// Give the writers time to send the goodbye (at most 2 s): closing
-	// first lets a writer see quit before its queued lines.
-	deadline := time.Now().Add(2 * time.Second)
+	// Let the writers send the goodbye, and what was queued before it, for
+	// 2 s at most: closing first would let a writer see quit before its
+	// queued lines.
+	wait, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
 	for _, c := range clients {
-		for len(c.out) > 0 && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
+		c.finish()
+	}
+	for _, c := range clients {
+		select {
+		case <-c.wrote:
+		case <-wait.Done():
 		}
 	}
-	time.Sleep(50 * time.Millisecond)
 	for _, c := range clients {
 		c.close()
 	}
