@@ -1,8 +1,6 @@
 package player
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,24 +9,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gamemill/gamemill/internal/proctest"
 )
 
-// readPid waits for a pid file written by the fake engine.
-func readPid(t *testing.T, path string) int {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		data, err := os.ReadFile(path)
-		if err == nil && len(data) > 0 {
-			pid, err := strconv.Atoi(string(data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return pid
-		}
-	}
-	t.Fatalf("no pid in %s", path)
-	return 0
-}
+// readPid waits for a pid file written by the fake engine; killAtEnd
+// makes sure a test's stray process does not outlive it.
+var (
+	readPid      = proctest.ReadPid
+	killAtEnd    = proctest.KillAtEnd
+	killLauncher = proctest.KillLauncher
+)
 
 // session returns the session id of pid (field 6 of /proc/PID/stat).
 func session(t *testing.T, pid int) int {
@@ -44,11 +35,6 @@ func session(t *testing.T, pid int) int {
 		t.Fatal(err)
 	}
 	return sid
-}
-
-// killAtEnd makes sure a test's stray process does not outlive it.
-func killAtEnd(t *testing.T, pid int) {
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 }
 
 // A grandchild that calls setsid leaves the engine's process group, so
@@ -89,37 +75,10 @@ func TestCloseStopsSetsidChild(t *testing.T) {
 func startLauncher(t *testing.T, flags ...string) (*exec.Cmd, Record) {
 	t.Helper()
 	cmd := exec.Command(launcher, append([]string{fakeEngine}, flags...)...)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	if err != nil {
-		t.Fatalf("launcher: %v", err)
-	}
 	var r Record
-	if err := json.Unmarshal(line, &r); err != nil {
-		t.Fatalf("launcher record %q: %v", line, err)
-	}
+	proctest.StartLauncher(t, cmd, &r)
 	killAtEnd(t, r.PGID)
 	return cmd, r
-}
-
-// killLauncher SIGKILLs the stand-in ringmaster and reaps it.
-func killLauncher(t *testing.T, cmd *exec.Cmd) {
-	t.Helper()
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
 }
 
 // An engine that ignores the end of its input used to outlive a ringmaster

@@ -10,11 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gamemill/gamemill/internal/buildtest"
+	"github.com/gamemill/gamemill/internal/proctest"
 	"github.com/gamemill/gamemill/internal/syncbuf"
 	"github.com/gamemill/gamemill/protocol"
 )
@@ -46,32 +46,11 @@ func launch(t *testing.T, spec Spec, flags ...string) *Process {
 	return p
 }
 
-// gone reports whether pid no longer runs (absent or a zombie).
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return os.IsNotExist(err)
-	}
-	// The state follows the parenthesised command name.
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] == 'Z' || s[i+2] == 'X'
-	}
-	return false
-}
-
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if gone(pid) {
-			return
-		}
-	}
-	t.Errorf("process %d still running", pid)
-}
+// gone reports whether pid no longer runs; waitGone waits for that.
+var (
+	gone     = proctest.Gone
+	waitGone = proctest.WaitGone
+)
 
 func TestProcessBasics(t *testing.T) {
 	var stderr syncbuf.Buffer
