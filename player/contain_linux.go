@@ -137,6 +137,12 @@ func unescapeMount(s string) string {
 // wait for the processes to go.
 func (c *cgroup) destroy(wait time.Duration) error {
 	c.dir.Close()
+	// Mostly the engine and its children are gone already and the cgroup
+	// is empty: removing it is then all there is to do. The kernel
+	// refuses to remove a cgroup that still holds a process (EBUSY).
+	if err := syscall.Rmdir(c.path); err == nil || errors.Is(err, syscall.ENOENT) {
+		return nil
+	}
 	return destroyCgroup(c.path, wait)
 }
 
@@ -153,8 +159,8 @@ func destroyCgroup(path string, wait time.Duration) error {
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		err := os.Remove(path)
-		if err == nil || os.IsNotExist(err) {
+		err := syscall.Rmdir(path)
+		if err == nil || errors.Is(err, syscall.ENOENT) {
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -256,8 +262,11 @@ func processStart(pid int) (uint64, error) {
 	return strconv.ParseUint(fields[19], 10, 64)
 }
 
-// bootID identifies the current boot of the machine.
-func bootID() string {
+// bootID identifies the current boot of the machine, read once per
+// process: it cannot change while the process runs.
+var bootID = sync.OnceValue(readBootID)
+
+func readBootID() string {
 	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {
 		return ""
