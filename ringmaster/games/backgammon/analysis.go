@@ -73,10 +73,13 @@ func (g *Game) NewJudge(spec judge.Spec) (judge.Judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bgJudge{a: a}, nil
+	return &bgJudge{a: a, races: &g.races}, nil
 }
 
-type bgJudge struct{ a *analysis.Analyser }
+type bgJudge struct {
+	a     *analysis.Analyser
+	races *raceParts // to value a settled race (settledResult)
+}
 
 func (j *bgJudge) Name() string { return fmt.Sprintf("bgbot %d-ply", j.a.Plies()) }
 
@@ -102,6 +105,9 @@ func (j *bgJudge) Analyse(ctx context.Context, records map[string]string) (judge
 	}
 	rep, err := j.a.AnalyseMatch(ctx, m)
 	if err != nil {
+		return judge.Analysis{}, err
+	}
+	if err := settledResult(&rep.Overall, m, j.races); err != nil {
 		return judge.Analysis{}, err
 	}
 	return judge.Analysis{Players: m.Players, Figures: figuresOf(rep.Overall, m.MatchLength)}, nil

@@ -18,10 +18,13 @@ func (g *Game) newGnubgJudge(plies int) (judge.Judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &gnubgJudge{j: j}, nil
+	return &gnubgJudge{j: j, races: &g.races}, nil
 }
 
-type gnubgJudge struct{ j *gnubgjudge.Judge }
+type gnubgJudge struct {
+	j     *gnubgjudge.Judge
+	races *raceParts // to value a settled race (settledResult)
+}
 
 func (j *gnubgJudge) Name() string { return fmt.Sprintf("gnubg %d-ply", j.j.Plies()) }
 
@@ -39,6 +42,9 @@ func (j *gnubgJudge) Analyse(ctx context.Context, records map[string]string) (ju
 	}
 	names, st, err := j.j.AnalyseMat(ctx, text)
 	if err != nil {
+		return judge.Analysis{}, err
+	}
+	if err := settledResult(&st, m, j.races); err != nil {
 		return judge.Analysis{}, err
 	}
 	return judge.Analysis{Players: names, Figures: figuresOf(st, m.MatchLength)}, nil

@@ -1,12 +1,16 @@
 package backgammon
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	bg "github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/engine/bgbot"
+	"github.com/gamemill/gamemill/engine/bgbot/analysis"
 	"github.com/gamemill/gamemill/engine/bgbot/gtpengine"
+	"github.com/gamemill/gamemill/formats/record"
 )
 
 // Settlement is what a no-contact race is worth by the bearoff databases:
@@ -140,4 +144,90 @@ func (p *raceParts) databases(cube bool) (*RaceDatabases, error) {
 		p.one, p.oneErr = bgbot.CachedBearoff(bgbot.DefaultCacheDir(), gtpengine.EngineBearoffCheckers, nil)
 	})
 	return &RaceDatabases{One: p.one}, p.oneErr
+}
+
+// settledMark is in the match comment of a record whose last game was
+// settled (Outcome.generic writes it).
+const settledMark = " adjudicated: race settled"
+
+// settledResult corrects a judge's figures for a game that settle_races
+// ended: its record stops unfinished, which a judge scores as no result,
+// while the game scored the settlement. The race at the record's end is
+// valued again (the same databases give the same figure) and each side's
+// result and luck-adjusted result move by the difference. Other records
+// are left alone.
+func settledResult(st *[2]analysis.Stats, m *record.Match, races *raceParts) error {
+	n := len(m.Games)
+	if n == 0 || !m.Money() || m.Games[n-1].Finished() || !strings.Contains(m.Comment, fmt.Sprintf("game %d%s", n, settledMark)) {
+		return nil
+	}
+	end, err := finalState(m)
+	if err != nil {
+		return fmt.Errorf("settled race: %w", err)
+	}
+	dbs, err := races.databases(m.Cube)
+	if err != nil {
+		return fmt.Errorf("settled race: %w", err)
+	}
+	s, ok := SettleRace(end, dbs.One, dbs.Two)
+	if !ok {
+		return errors.New("settled race: the record's last position is not one the bearoff database values")
+	}
+	points := s.Points // player 0's
+	if s.Mover == 1 {
+		points = -points
+	}
+	d := points - st[0].Result
+	st[0].Result, st[0].LuckAdjusted = st[0].Result+d, st[0].LuckAdjusted+d
+	st[1].Result, st[1].LuckAdjusted = st[1].Result-d, st[1].LuckAdjusted-d
+	return nil
+}
+
+// finalState replays a record's actions and returns the match as they
+// leave it.
+func finalState(m *record.Match) (*bg.State, error) {
+	b := record.NewBuilder(m.Players, m.Rules)
+	for _, g := range m.Games {
+		if g.Start != "" {
+			if err := b.StartAt(g.Start); err != nil {
+				return nil, err
+			}
+		}
+		for _, a := range g.Actions {
+			var err error
+			switch a.Kind {
+			case record.Move:
+				if err = b.Roll(a.Player, a.Dice[0], a.Dice[1]); err != nil {
+					break
+				}
+				if a.Move == "" {
+					err = b.Play(a.Player, bg.Move{})
+				} else {
+					err = b.Move(a.Player, a.Move)
+				}
+			case record.Roll:
+				err = b.Roll(a.Player, a.Dice[0], a.Dice[1])
+			case record.Double:
+				err = b.Double(a.Player)
+			case record.Take:
+				err = b.Take(a.Player)
+			case record.Drop:
+				err = b.Drop(a.Player)
+			case record.Beaver:
+				err = b.Beaver(a.Player)
+			case record.Resign:
+				err = b.Resign(a.Player, a.Level)
+			case record.AcceptResignation:
+				err = b.AcceptResignation(a.Player)
+			case record.DeclineResignation:
+				err = b.DeclineResignation(a.Player)
+			default:
+				err = fmt.Errorf("cannot replay %v", a)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.State(), nil
 }

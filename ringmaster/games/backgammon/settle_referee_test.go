@@ -16,6 +16,7 @@ import (
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/record/recordtest"
 	"github.com/gamemill/gamemill/internal/peertest"
+	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 )
 
@@ -95,14 +96,19 @@ func TestSettledRaceFromPosition(t *testing.T) {
 
 // TestSettledRaceIsTheFirstRaceValued: cubeless games from the opening
 // end at the first turn whose position the one-sided database values,
-// scoring exactly its equity there; the record replays to that position
-// and gnubg imports it, the last game unfinished.
+// scoring exactly its equity there; the record replays to that position,
+// the analysis scores the settlement, and gnubg imports the record, the
+// last game unfinished.
 func TestSettledRaceIsTheFirstRaceValued(t *testing.T) {
 	dbs, err := (&raceParts{}).databases(false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ref := &Referee{Rules: bg.Rules{}, MoveLimit: 2000, SkipForced: true, Races: dbs}
+	j, err := New().NewJudge(judge.Spec{Engine: "bgbot"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	settled := 0
 	var matText string
 	for seed := uint64(1); seed <= 4; seed++ {
@@ -145,6 +151,19 @@ func TestSettledRaceIsTheFirstRaceValued(t *testing.T) {
 			t.Errorf("seed %d: ending %s, records without the settlement:\n%s\n%s", seed, gen.Ending, gen.Records["mat"], gen.Records["sgf"])
 		}
 		matText = gen.Records["mat"]
+		// The judge scores the settlement, not the unfinished record's
+		// no result, and its luck-adjusted result follows.
+		an, err := j.Analyse(context.Background(), gen.Records)
+		if err != nil {
+			t.Fatalf("seed %d: analyse: %v", seed, err)
+		}
+		f := an.Figures
+		luck := f["luck_unnorm"][0] - f["luck_unnorm"][1]
+		if math.Abs(f["result"][0]-out.Points[0]) > 1e-9 || math.Abs(f["result"][1]-out.Points[1]) > 1e-9 ||
+			math.Abs(f[judge.LuckAdjusted][0]-(out.Points[0]-luck)) > 1e-9 || math.Abs(f[judge.LuckAdjusted][1]-(out.Points[1]+luck)) > 1e-9 {
+			t.Errorf("seed %d: analysed result %v, luck-adjusted %v (luck %v); want the settled points %v less the luck",
+				seed, f["result"], f[judge.LuckAdjusted], luck, out.Points)
+		}
 	}
 	if settled == 0 {
 		t.Fatal("no game was settled")
