@@ -198,6 +198,7 @@ func (p *Process) start(newCmd func(*cgroup) *exec.Cmd) error {
 }
 
 func (p *Process) wait() {
+	awaitExit(p.cmd.Process.Pid)
 	err := p.cmd.Wait()
 	p.waitErr = err
 	if ps := p.cmd.ProcessState; ps != nil {
