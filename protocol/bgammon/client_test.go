@@ -3,6 +3,7 @@ package bgammon_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -22,13 +23,16 @@ func TestBgammonClientStaysAlive(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	for _, addr := range []string{srv.TCPAddr(), srv.WSAddr()} {
-		c, err := bgammon.Connect(context.Background(), addr, bgammon.Login{Client: "t/en", User: "Idle", Password: "x"},
+	// One name per connection: the server refuses a name whose previous
+	// connection it has not yet seen close.
+	for i, addr := range []string{srv.TCPAddr(), srv.WSAddr()} {
+		user := fmt.Sprintf("Idle%d", i)
+		c, err := bgammon.Connect(context.Background(), addr, bgammon.Login{Client: "t/en", User: user, Password: "x"},
 			bgammon.ClientOptions{KeepAlive: 50 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Welcome().Player != "idle" {
+		if c.Welcome().Player != strings.ToLower(user) {
 			t.Errorf("welcome %+v", c.Welcome())
 		}
 		deadline := time.After(time.Second)
@@ -43,7 +47,7 @@ func TestBgammonClientStaysAlive(t *testing.T) {
 				break drain
 			}
 		}
-		if srv.Pongs("idle") == 0 {
+		if srv.Pongs(strings.ToLower(user)) == 0 {
 			t.Errorf("%s: no pong", addr)
 		}
 		c.Close()
