@@ -24,6 +24,13 @@ var testDBs = sync.OnceValues(func() (*bgbot.Bearoff, *bgbot.Bearoff2) {
 	return one, two
 })
 
+// dbRunConfig is rc with the tests' shared bearoff databases, which Run
+// would otherwise build for each rollout.
+func dbRunConfig(rc RunConfig) RunConfig {
+	rc.Bearoff, rc.Bearoff2 = testDBs()
+	return rc
+}
+
 // homeBoard is a state with the player on roll's checkers (by point) and
 // the opponent's all on their home boards, before the roll, in a money
 // game with the cube centred, or in a match by matchID.

@@ -128,6 +128,14 @@ func TestRolloutAgreesWithGnubg(t *testing.T) {
 	peertest.Script(t)
 	const trials, seed = 144, 11
 	rules := backgammon.Rules{Cube: true, Crawford: true}
+	one, err := bgbot.NewBearoff(bgbot.DefaultBearoffCheckers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := bgbot.NewBearoff2(bgbot.MaxBearoff2Checkers)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ pos, match string }{
 		{"x5zDCCC2azAADg", "cAkAAAAAAAAA"}, // money, contact, cube centred
 		{"4LvBARGMd4kBKA", "MAGgABAAAAAE"}, // five-point match at 1-0, contact
@@ -142,11 +150,13 @@ func TestRolloutAgreesWithGnubg(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = r.Run(context.Background(), trials, rollout.RunConfig{
-			NewBot: func() (*bgbot.Bot, error) { return bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet}) },
+			NewBot: func() (*bgbot.Bot, error) { return bgbot.NewBot(bgbot.Config{Level: bgbot.LevelNet, Bearoff: one}) },
 			NewPlayer: func() (rollout.Player, error) {
 				return gnubgplayer.Launch(context.Background(), gnubg.Options{Timeout: time.Minute})
 			},
-			Workers: 2,
+			Workers:  2,
+			Bearoff:  one,
+			Bearoff2: two,
 		})
 		if err != nil {
 			t.Fatal(err)

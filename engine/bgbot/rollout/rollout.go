@@ -317,8 +317,8 @@ func (r *Rollout) Run(ctx context.Context, trials int, rc RunConfig) error {
 	workers := max(rc.Workers, 1)
 	players := make([]worker, workers)
 	defer func() {
-		for _, w := range players {
-			if c, ok := w.play.(io.Closer); ok {
+		for i := range players {
+			if c, ok := players[i].play.(io.Closer); ok {
 				c.Close()
 			}
 		}

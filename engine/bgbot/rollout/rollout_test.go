@@ -99,7 +99,7 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := straight.Run(context.Background(), 36, RunConfig{NewBot: newBot, Workers: 2, Batch: 12}); err != nil {
+			if err := straight.Run(context.Background(), 36, dbRunConfig(RunConfig{NewBot: newBot, Workers: 2, Batch: 12})); err != nil {
 				t.Fatal(err)
 			}
 
@@ -110,13 +110,13 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			checkpoints := 0
-			err = part.Run(ctx, 36, RunConfig{NewBot: newBot, Workers: 3, Batch: 12, Checkpoint: func(r *Rollout) error {
+			err = part.Run(ctx, 36, dbRunConfig(RunConfig{NewBot: newBot, Workers: 3, Batch: 12, Checkpoint: func(r *Rollout) error {
 				checkpoints++
 				if checkpoints == 2 {
 					cancel()
 				}
 				return r.Save(path)
-			}})
+			}}))
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("stopped run: %v, want cancelled", err)
 			}
@@ -132,10 +132,10 @@ func TestRolloutStopAndExtendEqualsStraight(t *testing.T) {
 			}
 			// Extend in two steps, the first to a count that is not a
 			// multiple of the batch.
-			if err := resumed.Run(context.Background(), 29, RunConfig{NewBot: newBot, Workers: 1, Batch: 12}); err != nil {
+			if err := resumed.Run(context.Background(), 29, dbRunConfig(RunConfig{NewBot: newBot, Workers: 1, Batch: 12})); err != nil {
 				t.Fatal(err)
 			}
-			if err := resumed.Run(context.Background(), 36, RunConfig{NewBot: newBot, Workers: 2, Batch: 36}); err != nil {
+			if err := resumed.Run(context.Background(), 36, dbRunConfig(RunConfig{NewBot: newBot, Workers: 2, Batch: 36})); err != nil {
 				t.Fatal(err)
 			}
 			for i := range straight.Alternatives {
