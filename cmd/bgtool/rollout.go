@@ -270,8 +270,11 @@ func writeRollout(w io.Writer, s *backgammon.State, out rolloutOutput) error {
 		diceKind = "quasi-random dice (first roll over the 21 rolls)"
 	}
 	vr := "variance reduction"
-	if st.NoVarianceReduction {
+	switch {
+	case st.NoVarianceReduction:
 		vr = "no variance reduction"
+	case st.CubelessLuck:
+		vr = "variance reduction (cubeless luck)"
 	}
 	var truncs []string
 	if st.Truncate > 0 {

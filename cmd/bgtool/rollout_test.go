@@ -130,6 +130,13 @@ func TestRolloutPlayerAndStratify(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "first roll over the 21 rolls") {
 		t.Errorf("--stratify 21, text:\n%s", out)
 	}
+	l := rolloutJSON(t, "--cubeless-luck", "--trials", "4", "--truncate", "1", "4HPwATDgc/ABMA")
+	if !l.Settings.CubelessLuck || l.Settings.NoBearoffTruncation {
+		t.Errorf("--cubeless-luck: settings %+v", l.Settings)
+	}
+	if c := rolloutJSON(t, "--cubeless-luck", "--cubeless", "--no-bearoff-truncation", "--trials", "4", "--truncate", "1", "4HPwATDgc/ABMA"); c.Settings.CubelessLuck || !c.Settings.NoBearoffTruncation {
+		t.Errorf("--cubeless-luck --cubeless --no-bearoff-truncation: settings %+v", c.Settings)
+	}
 	peertest.Gnubg(t)
 	g := rolloutJSON(t, "--player", "gnubg", "--trials", "8", "--truncate", "3", "-j", "2", "4HPwATDgc/ABMA")
 	if !strings.HasPrefix(g.Settings.Bot, "gnubg 0 ply") || g.Results[0].Trials != 8 || g.Results[0].Cubeful == nil {
