@@ -10,10 +10,10 @@ import (
 // reaping it, having waited on the runtime's poller through a pidfd. A
 // goroutine blocked in wait(2) instead holds its processor in a system
 // call, and for the first 10 ms of such a call the runtime's monitor
-// thread wakes every 20 µs and more to check on it: about 0.7 ms of this
-// process's CPU for every engine started on the machines measured in
-// docs/results/2026-11-28-ringmaster-overhead.md. Without pidfds (Linux
-// before 5.10) it returns at once and the caller's wait blocks as before.
+// thread wakes every 20 µs and more to check on it, at every engine
+// start (docs/results/2026-11-28-ringmaster-overhead.md). Without pidfds
+// (Linux before 5.10) it returns at once and the caller's wait blocks as
+// before.
 func awaitExit(pid int) {
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
 	if err != nil {
