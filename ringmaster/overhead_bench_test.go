@@ -219,7 +219,7 @@ matchups = [
 		b.Fatal(err)
 	}
 	cpuFile := filepath.Join(dir, "gomill.cpu")
-	cmd := exec.Command(python, shim, ctl, "run", "--parallel", "1", "--quiet")
+	cmd := exec.Command(python, shim, ctl, "run", "--quiet")
 	cmd.Env = append(os.Environ(), "GOMILL_SRC="+src, "GOMILL_SELF_CPU="+cpuFile)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("gomill: %v\n%s", err, out)
