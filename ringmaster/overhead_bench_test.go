@@ -175,8 +175,11 @@ finally:
 
 // BenchmarkOverheadGoVsGomill plays the same 9x9 Go games between two
 // fakego engines with this ringmaster (in this process) and with gomill
-// 0.8.3's ringmaster (python2), both at --parallel 1 with game records
-// written, and reports each one's own CPU per game and their ratio. It
+// 0.8.3's ringmaster (python2), one game at a time with game records
+// written, and reports each one's own CPU per game and their ratio.
+// gomill runs without --parallel: given any worker count, even 1, it
+// plays its games in a multiprocessing worker whose CPU its own process
+// does not count. It
 // needs gomill's source in GOMILL_SRC (the directory holding the gomill
 // package) and python2 (PYTHON2, default "python2"); without them it is
 // skipped.
