@@ -250,3 +250,39 @@ func (m *Match) Clone() *Match {
 	}
 	return &c
 }
+
+// Apply records a as the builder's next action, through the method for
+// its kind: how a stored record is played again into a fresh builder. A
+// Move action rolls its dice first; one with no move text is a roll that
+// could not be played.
+func (b *Builder) Apply(a Action) error {
+	switch a.Kind {
+	case Move:
+		if err := b.Roll(a.Player, a.Dice[0], a.Dice[1]); err != nil {
+			return err
+		}
+		if a.Move == "" {
+			return b.Play(a.Player, backgammon.Move{})
+		}
+		return b.Move(a.Player, a.Move)
+	case Roll:
+		return b.Roll(a.Player, a.Dice[0], a.Dice[1])
+	case Double:
+		return b.Double(a.Player)
+	case Take:
+		return b.Take(a.Player)
+	case Drop:
+		return b.Drop(a.Player)
+	case Beaver:
+		return b.Beaver(a.Player)
+	case Resign:
+		return b.Resign(a.Player, a.Level)
+	case AcceptResignation:
+		return b.AcceptResignation(a.Player)
+	case DeclineResignation:
+		return b.DeclineResignation(a.Player)
+	case Forfeit:
+		return b.Forfeit(a.Player, a.Comment)
+	}
+	return fmt.Errorf("record: cannot apply action kind %v", a.Kind)
+}

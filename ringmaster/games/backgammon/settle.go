@@ -194,37 +194,7 @@ func finalState(m *record.Match) (*bg.State, error) {
 			}
 		}
 		for _, a := range g.Actions {
-			var err error
-			switch a.Kind {
-			case record.Move:
-				if err = b.Roll(a.Player, a.Dice[0], a.Dice[1]); err != nil {
-					break
-				}
-				if a.Move == "" {
-					err = b.Play(a.Player, bg.Move{})
-				} else {
-					err = b.Move(a.Player, a.Move)
-				}
-			case record.Roll:
-				err = b.Roll(a.Player, a.Dice[0], a.Dice[1])
-			case record.Double:
-				err = b.Double(a.Player)
-			case record.Take:
-				err = b.Take(a.Player)
-			case record.Drop:
-				err = b.Drop(a.Player)
-			case record.Beaver:
-				err = b.Beaver(a.Player)
-			case record.Resign:
-				err = b.Resign(a.Player, a.Level)
-			case record.AcceptResignation:
-				err = b.AcceptResignation(a.Player)
-			case record.DeclineResignation:
-				err = b.DeclineResignation(a.Player)
-			default:
-				err = fmt.Errorf("cannot replay %v", a)
-			}
-			if err != nil {
+			if err := b.Apply(a); err != nil {
 				return nil, err
 			}
 		}
