@@ -270,6 +270,34 @@ func (p *Process) Do(ctx context.Context, command string, args ...string) (strin
 	return text, nil
 }
 
+// DoAll sends cmds in one write and reads their responses in order, each
+// with the Spec's Timeout ([protocol.Controller.DoAll]); errors are as for
+// Do, a failure response being its command's Reply.Err.
+func (p *Process) DoAll(ctx context.Context, cmds []protocol.Command) ([]protocol.Reply, error) {
+	p.doMu.Lock()
+	defer p.doMu.Unlock()
+	if len(cmds) == 0 {
+		return nil, nil
+	}
+	if p.closing.Load() {
+		return nil, fmt.Errorf("engine %s: %q: %w", p.name, cmds[0].Name, ErrClosed)
+	}
+	replies, err := p.ctrl.DoAll(ctx, p.spec.Timeout, cmds)
+	for i := range replies {
+		if replies[i].Err != nil {
+			replies[i].Err = fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, replies[i].Err)
+		}
+	}
+	if err != nil {
+		command := cmds[min(len(replies), len(cmds)-1)].Name
+		if errors.Is(err, protocol.ErrEngineExited) && !p.closing.Load() && isClosed(p.exited) && ctx.Err() == nil {
+			return replies, fmt.Errorf("engine %s (pid %d): %q: %w", p.name, p.pid, command, protocol.ErrEngineExited)
+		}
+		return replies, fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, err)
+	}
+	return replies, nil
+}
+
 // Close stops the engine: unless a Do is in progress or the channel is
 // broken, it sends quit (waiting at most a second for the answer), then
 // closes the engine's input, waits up to the grace period for it to exit,

@@ -91,7 +91,7 @@ type Controller struct {
 	logMu sync.Mutex // serialises transcript calls
 
 	writing atomic.Pointer[writeDeadliner] // the writer while Do writes to it with a deadline
-	line    []byte                         // the command line's buffer; guarded by mu
+	line    []byte                         // the command lines being sent; guarded by mu
 }
 
 type readResult struct {
@@ -224,19 +224,83 @@ func (c *Controller) fail(err error) error {
 func (c *Controller) Do(ctx context.Context, timeout time.Duration, command string, args ...string) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.checkClosed()
-	if c.err != nil {
-		return "", fmt.Errorf("gtp command %q: %w: %w", command, ErrControllerBroken, c.err)
-	}
-	if err := checkCommand(command, args); err != nil {
+	if err := c.ready(ctx, command, args); err != nil {
 		return "", err
 	}
-	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("gtp command %q not sent: %w", command, err)
+	if c.useDirect() {
+		cmds := [1]Command{{Name: command, Args: args}}
+		var replies [1]Reply
+		if _, err := c.doDirect(ctx, timeout, cmds[:], replies[:]); err != nil {
+			return "", err
+		}
+		return replies[0].Text, replies[0].Err
+	}
+	return c.doThreaded(ctx, timeout, command, args)
+}
+
+// Reply is one command's answer in [Controller.DoAll]: the success text, or
+// the *FailureError of a "?" response.
+type Reply struct {
+	Text string
+	Err  error
+}
+
+// DoAll sends cmds (their Name and Args; ids are the controller's) in one
+// write and returns their replies in order. GTP engines read and answer
+// commands in order, so a controller need not wait for one response before
+// sending the next command: a batch costs one write and, when the engine
+// answers the batch at once, one wait, where Do costs one of each per
+// command. Each response gets timeout from the one before it (the first
+// from the write), as if the commands were sent one by one. A failure
+// response is that command's Reply.Err and the rest of the batch is still
+// read; any other error (those of Do) is returned with the replies read
+// before it, and leaves the controller unusable. Every command is checked
+// before anything is sent.
+func (c *Controller) DoAll(ctx context.Context, timeout time.Duration, cmds []Command) ([]Reply, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cmd := range cmds {
+		if err := c.ready(ctx, cmd.Name, cmd.Args); err != nil {
+			return nil, err
+		}
+	}
+	replies := make([]Reply, len(cmds))
+	if len(cmds) == 0 {
+		return replies, nil
 	}
 	if c.useDirect() {
-		return c.doDirect(ctx, timeout, command, args)
+		n, err := c.doDirect(ctx, timeout, cmds, replies)
+		return replies[:n], err
 	}
+	for i, cmd := range cmds {
+		text, err := c.doThreaded(ctx, timeout, cmd.Name, cmd.Args)
+		var fe *FailureError
+		if err != nil && !errors.As(err, &fe) {
+			return replies[:i], err
+		}
+		replies[i] = Reply{Text: text, Err: err}
+	}
+	return replies, nil
+}
+
+// ready checks that command can be sent now; c.mu must be held.
+func (c *Controller) ready(ctx context.Context, command string, args []string) error {
+	c.checkClosed()
+	if c.err != nil {
+		return fmt.Errorf("gtp command %q: %w: %w", command, ErrControllerBroken, c.err)
+	}
+	if err := checkCommand(command, args); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("gtp command %q not sent: %w", command, err)
+	}
+	return nil
+}
+
+// doThreaded is Do through the reader goroutine, for a reader without
+// deadlines. c.mu must be held.
+func (c *Controller) doThreaded(ctx context.Context, timeout time.Duration, command string, args []string) (string, error) {
 	if !c.started {
 		c.started = true
 		go c.readLoop()
@@ -252,7 +316,9 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 	default:
 	}
 
-	line, id := c.commandLine(command, args)
+	c.line = c.line[:0]
+	id := c.appendCommand(command, args)
+	line := string(c.line[:len(c.line)-1])
 
 	var expired <-chan time.Time
 	if timeout > 0 {
@@ -263,7 +329,7 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 
 	c.log(true, line)
 	if dw, ok := c.w.(writeDeadliner); ok {
-		if err := c.writeWithDeadline(ctx, ctx, dw, timeout, command, line); err != nil {
+		if err := c.writeWithDeadline(ctx, ctx, dw, timeout, command); err != nil {
 			return "", err
 		}
 	} else if err := c.writeAsync(ctx, expired, timeout, command, line); err != nil {
@@ -287,23 +353,23 @@ func (c *Controller) Do(ctx context.Context, timeout time.Duration, command stri
 	return c.answer(command, id, res.resp)
 }
 
-// commandLine formats command and args as one line, numbered when the
-// controller sends ids, and returns it with its id.
-func (c *Controller) commandLine(command string, args []string) (string, uint64) {
-	var b strings.Builder
+// appendCommand appends command and args to c.line as one line with its
+// line feed, numbered when the controller sends ids, and returns the id.
+func (c *Controller) appendCommand(command string, args []string) uint64 {
 	id := uint64(0)
 	if c.opts.SendIDs {
 		id = c.nextID
 		c.nextID++
-		b.WriteString(strconv.FormatUint(id, 10))
-		b.WriteByte(' ')
+		c.line = strconv.AppendUint(c.line, id, 10)
+		c.line = append(c.line, ' ')
 	}
-	b.WriteString(command)
+	c.line = append(c.line, command...)
 	for _, a := range args {
-		b.WriteByte(' ')
-		b.WriteString(a)
+		c.line = append(c.line, ' ')
+		c.line = append(c.line, a...)
 	}
-	return b.String(), id
+	c.line = append(c.line, '\n')
+	return id
 }
 
 // answer checks resp's id against the command's and returns its text,
@@ -321,20 +387,31 @@ func (c *Controller) answer(command string, id uint64, resp Response) (string, e
 	return resp.Text, nil
 }
 
-// doDirect is Do over a reader with deadlines: it writes the command and
-// reads the response in the calling goroutine. c.mu must be held.
-func (c *Controller) doDirect(ctx context.Context, timeout time.Duration, command string, args []string) (string, error) {
+// doDirect sends cmds in one write and reads their responses into
+// replies, in the calling goroutine, over a reader with deadlines, and
+// returns how many it read. c.mu must be held.
+func (c *Controller) doDirect(ctx context.Context, timeout time.Duration, cmds []Command, replies []Reply) (int, error) {
+	command := cmds[0].Name // names the batch in a write's error
 	// Anything already read was not asked for.
 	if c.br.Buffered() > 0 {
-		return "", c.fail(&ProtocolError{Command: command, Reason: "unsolicited response before command was sent"})
+		return 0, c.fail(&ProtocolError{Command: command, Reason: "unsolicited response before command was sent"})
 	}
-	line, id := c.commandLine(command, args)
+	var idBuf [4]uint64
+	ids := idBuf[:0]
+	c.line = c.line[:0]
+	for _, cmd := range cmds {
+		start := len(c.line)
+		ids = append(ids, c.appendCommand(cmd.Name, cmd.Args))
+		if c.opts.Transcript != nil {
+			c.log(true, string(c.line[start:len(c.line)-1]))
+		}
+	}
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
 	if err := c.direct.SetReadDeadline(deadline); err != nil {
-		return "", c.fail(fmt.Errorf("gtp command %q: reading: %w (%w)", command, ErrEngineExited, err))
+		return 0, c.fail(fmt.Errorf("gtp command %q: reading: %w (%w)", command, ErrEngineExited, err))
 	}
 	c.reading.Store(true)
 	defer c.reading.Store(false)
@@ -357,30 +434,53 @@ func (c *Controller) doDirect(ctx context.Context, timeout time.Duration, comman
 		}()
 	}
 
-	c.log(true, line)
 	if dw, ok := c.w.(writeDeadliner); ok {
-		if err := c.writeWithDeadline(context.Background(), ctx, dw, timeout, command, line); err != nil {
-			return "", err
+		if err := c.writeWithDeadline(context.Background(), ctx, dw, timeout, command); err != nil {
+			return 0, err
 		}
-	} else if err := c.writeAsync(ctx, nil, timeout, command, line); err != nil {
-		return "", err
+	} else if err := c.writeAsync(ctx, nil, timeout, command, string(c.line[:len(c.line)-1])); err != nil {
+		return 0, err
 	}
-	if c.closed.Load() {
-		return "", c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
-	}
-	resp, err := readResponse(c.br, c.limits, c.onLine)
-	if err != nil {
-		switch {
-		case c.closed.Load():
-			return "", c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
-		case ctx.Err() != nil:
-			return "", c.fail(ctxError(ctx, command))
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			return "", c.fail(fmt.Errorf("gtp command %q: no response within %v: %w", command, timeout, ErrTimeout))
+	for i, cmd := range cmds {
+		// An engine may answer a batch at once, so a missing answer may be
+		// any of those still awaited: errors name them all.
+		if c.closed.Load() {
+			return i, c.fail(fmt.Errorf("%s: controller closed: %w", awaited(cmds[i:]), ErrEngineExited))
 		}
-		return "", c.fail(c.contextualise(command, err))
+		if i > 0 && timeout > 0 {
+			// The engine starts on a command when it has answered the one
+			// before: the timeout runs from there.
+			if err := c.direct.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+				return i, c.fail(fmt.Errorf("%s: reading: %w (%w)", awaited(cmds[i:]), ErrEngineExited, err))
+			}
+			if ctx.Err() != nil {
+				return i, c.fail(ctxErr(ctx, awaited(cmds[i:])))
+			}
+		}
+		resp, err := readResponse(c.br, c.limits, c.onLine)
+		if err != nil {
+			switch {
+			case c.closed.Load():
+				return i, c.fail(fmt.Errorf("%s: controller closed: %w", awaited(cmds[i:]), ErrEngineExited))
+			case ctx.Err() != nil:
+				return i, c.fail(ctxErr(ctx, awaited(cmds[i:])))
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				return i, c.fail(fmt.Errorf("%s: no response within %v: %w", awaited(cmds[i:]), timeout, ErrTimeout))
+			}
+			var pe *ProtocolError
+			if errors.As(err, &pe) {
+				return i, c.fail(c.contextualise(cmd.Name, err))
+			}
+			return i, c.fail(fmt.Errorf("%s: %w", awaited(cmds[i:]), err))
+		}
+		text, err := c.answer(cmd.Name, ids[i], resp)
+		var fe *FailureError
+		if err != nil && !errors.As(err, &fe) {
+			return i, err
+		}
+		replies[i] = Reply{Text: text, Err: err}
 	}
-	return c.answer(command, id, resp)
+	return len(cmds), nil
 }
 
 // writeDeadliner is a writer whose writes a deadline can end (an
@@ -390,17 +490,18 @@ type writeDeadliner interface {
 	SetWriteDeadline(t time.Time) error
 }
 
-// writeWithDeadline writes line in the calling goroutine, the deadline
+// writeWithDeadline writes c.line (the command lines, each with its line
+// feed) in the calling goroutine, the deadline
 // bounding a write that blocks (an engine that stopped reading its input).
 // A Close moves the deadline to now, and so does a cancelled watch (ctx,
 // or context.Background() where the caller watches ctx itself).
-func (c *Controller) writeWithDeadline(watch, ctx context.Context, w writeDeadliner, timeout time.Duration, command, line string) error {
+func (c *Controller) writeWithDeadline(watch, ctx context.Context, w writeDeadliner, timeout time.Duration, command string) error {
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
 	if err := w.SetWriteDeadline(deadline); err != nil {
-		return c.writeAsync(ctx, nil, timeout, command, line)
+		return c.writeAsync(ctx, nil, timeout, command, string(c.line[:len(c.line)-1]))
 	}
 	if watch.Done() != nil {
 		stop := context.AfterFunc(watch, func() { w.SetWriteDeadline(time.Unix(1, 0)) })
@@ -411,14 +512,11 @@ func (c *Controller) writeWithDeadline(watch, ctx context.Context, w writeDeadli
 	if c.closed.Load() {
 		return c.fail(fmt.Errorf("gtp command %q: controller closed: %w", command, ErrEngineExited))
 	}
-	buf := append(c.line[:0], line...)
-	buf = append(buf, '\n')
-	c.line = buf
 	var err error
 	if c.rawW != nil {
-		_, err = c.rawW.Write(buf)
+		_, err = c.rawW.Write(c.line)
 	} else {
-		_, err = w.Write(buf)
+		_, err = w.Write(c.line)
 	}
 	switch {
 	case err == nil:
@@ -473,11 +571,28 @@ func (c *Controller) contextualise(command string, err error) error {
 }
 
 func ctxError(ctx context.Context, command string) error {
+	return ctxErr(ctx, fmt.Sprintf("gtp command %q", command))
+}
+
+// ctxErr is ctx's error for the commands named by what.
+func ctxErr(ctx context.Context, what string) error {
 	err := ctx.Err()
 	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("gtp command %q: %w: %w", command, ErrTimeout, err)
+		return fmt.Errorf("%s: %w: %w", what, ErrTimeout, err)
 	}
-	return fmt.Errorf("gtp command %q: %w", command, err)
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// awaited names, for an error, the commands whose answers are awaited.
+func awaited(cmds []Command) string {
+	if len(cmds) == 1 {
+		return fmt.Sprintf("gtp command %q", cmds[0].Name)
+	}
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = strconv.Quote(c.Name)
+	}
+	return "gtp commands " + strings.Join(names, ", ")
 }
 
 // checkCommand rejects a command that cannot be sent as one GTP line.

@@ -56,7 +56,8 @@ func FuzzReadResponse(f *testing.F) {
 			// apart from blank lines, which the server side drops.
 			var sb strings.Builder
 			w := bufio.NewWriter(&sb)
-			if err := writeResponse(w, resp.Success, Command{HasID: resp.HasID, ID: resp.ID}, resp.Text); err != nil {
+			writeResponse(w, resp.Success, Command{HasID: resp.HasID, ID: resp.ID}, resp.Text)
+			if err := flush(w); err != nil {
 				t.Fatal(err)
 			}
 			back, err := ReadResponse(bufio.NewReader(strings.NewReader(sb.String())), 1<<20)

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -123,6 +124,20 @@ type serverLine struct {
 	line    string
 	tooLong bool
 	err     error
+	// more says that the next command line had already arrived: its
+	// response goes out in the same write as this one's, so that a
+	// controller sending commands in a batch is woken once.
+	more bool
+}
+
+// lineWaiting says whether br holds a whole line, read and not yet taken.
+func lineWaiting(br *bufio.Reader) bool {
+	n := br.Buffered()
+	if n == 0 {
+		return false
+	}
+	b, _ := br.Peek(n)
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // Serve reads commands from r and writes responses to w until the quit
@@ -154,6 +169,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 					sl.err = nil // answer the long line; EOF comes next read
 				}
 			}
+			sl.more = sl.err == nil && lineWaiting(br)
 			select {
 			case lines <- sl:
 			case <-done:
@@ -174,12 +190,14 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			return ctx.Err()
 		}
 		if sl.tooLong {
-			if err := writeResponse(bw, false, Command{}, fmt.Sprintf("command line longer than %d bytes", maxLine)); err != nil {
-				return err
-			}
+			writeResponse(bw, false, Command{}, fmt.Sprintf("command line longer than %d bytes", maxLine))
 		} else if sl.line != "" {
-			quit, err := s.serveLine(ctx, bw, sl.line)
-			if err != nil || quit {
+			if s.serveLine(ctx, bw, sl.line) {
+				return flush(bw)
+			}
+		}
+		if !sl.more {
+			if err := flush(bw); err != nil {
 				return err
 			}
 		}
@@ -192,23 +210,27 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 }
 
-// serveLine handles one raw command line; quit reports the quit command.
-func (s *Server) serveLine(ctx context.Context, bw *bufio.Writer, line string) (quit bool, err error) {
+// serveLine handles one raw command line, its response left in bw; quit
+// reports the quit command.
+func (s *Server) serveLine(ctx context.Context, bw *bufio.Writer, line string) (quit bool) {
 	cmd, perr := ParseCommand(line)
 	if errors.Is(perr, ErrEmptyLine) {
-		return false, nil
+		return false
 	}
 	if perr != nil {
-		return false, writeResponse(bw, false, cmd, perr.Error())
+		writeResponse(bw, false, cmd, perr.Error())
+		return false
 	}
 	if cmd.Name == "quit" {
-		return true, writeResponse(bw, true, cmd, "")
+		writeResponse(bw, true, cmd, "")
+		return true
 	}
 	s.mu.RLock()
 	h, ok := s.handlers[cmd.Name]
 	s.mu.RUnlock()
 	if !ok {
-		return false, writeResponse(bw, false, cmd, "unknown command")
+		writeResponse(bw, false, cmd, "unknown command")
+		return false
 	}
 	text, herr := s.run(ctx, h, cmd)
 	if herr != nil {
@@ -216,9 +238,11 @@ func (s *Server) serveLine(ctx context.Context, bw *bufio.Writer, line string) (
 		if strings.TrimSpace(msg) == "" {
 			msg = "failed"
 		}
-		return false, writeResponse(bw, false, cmd, msg)
+		writeResponse(bw, false, cmd, msg)
+		return false
 	}
-	return false, writeResponse(bw, true, cmd, text)
+	writeResponse(bw, true, cmd, text)
+	return false
 }
 
 // run calls the handler, turning a panic into an error so that one bad
@@ -234,7 +258,9 @@ func (s *Server) run(ctx context.Context, h Handler, cmd Command) (text string, 
 	return h.ServeGTP(ctx, cmd.Args)
 }
 
-func writeResponse(bw *bufio.Writer, success bool, cmd Command, text string) error {
+// writeResponse leaves one response in bw; a write error shows at the
+// next flush.
+func writeResponse(bw *bufio.Writer, success bool, cmd Command, text string) {
 	if success {
 		bw.WriteByte('=')
 	} else {
@@ -248,6 +274,9 @@ func writeResponse(bw *bufio.Writer, success bool, cmd Command, text string) err
 		bw.WriteString(text)
 	}
 	bw.WriteString("\n\n")
+}
+
+func flush(bw *bufio.Writer) error {
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("gtp server: writing response: %w", err)
 	}

@@ -83,6 +83,25 @@ func (g *gameEngine) Do(ctx context.Context, command string, args ...string) (st
 	return resp, err
 }
 
+// DoAll sends a batch through the kept engine (protocol.DoAll), noting
+// errors as Do does.
+func (g *gameEngine) DoAll(ctx context.Context, cmds []protocol.Command) ([]protocol.Reply, error) {
+	replies, err := protocol.DoAll(ctx, g.k.pl, cmds...)
+	for _, r := range replies {
+		if r.Err != nil {
+			g.failed = true
+		}
+	}
+	if err != nil {
+		g.failed = true
+		var re *protocol.ReplyError
+		if !errors.As(err, &re) {
+			g.broken = true
+		}
+	}
+	return replies, err
+}
+
 // Close closes the engine for good (a game given up before it started).
 func (g *gameEngine) Close() error {
 	_, err := g.release(gameEnd{abandoned: true})

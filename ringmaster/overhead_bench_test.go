@@ -176,7 +176,9 @@ finally:
 // BenchmarkOverheadGoVsGomill plays the same 9x9 Go games between two
 // fakego engines with this ringmaster (in this process) and with gomill
 // 0.8.3's ringmaster (python2), one game at a time with game records
-// written, and reports each one's own CPU per game and their ratio.
+// written, and reports each one's own CPU per game and their ratio: ours
+// with a fresh engine process per game, as gomill plays, and ours again
+// with engines kept between games, which gomill cannot do.
 // gomill runs without --parallel: given any worker count, even 1, it
 // plays its games in a multiprocessing worker whose CPU its own process
 // does not count. It
@@ -199,6 +201,7 @@ func BenchmarkOverheadGoVsGomill(b *testing.B) {
 		b.Skipf("gomill needs Python 2: %v", err)
 	}
 	ours := benchOwnCPU(b, fmt.Sprintf(goOverheadControl, fakeGo, b.N, "per_game"))
+	oursKept := benchOwnCPU(b, fmt.Sprintf(goOverheadControl, fakeGo, b.N, "never"))
 
 	dir := b.TempDir()
 	ctl := filepath.Join(dir, "overhead.ctl")
@@ -238,9 +241,11 @@ matchups = [
 	theirs := time.Duration(secs * float64(time.Second))
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(b.N) }
 	b.ReportMetric(ms(ours), "ringmaster-ms/game")
+	b.ReportMetric(ms(oursKept), "ringmaster-kept-ms/game")
 	b.ReportMetric(ms(theirs), "gomill-ms/game")
-	if ours > 0 {
-		b.ReportMetric(float64(theirs)/float64(ours), "gomill/ringmaster")
+	if theirs > 0 {
+		b.ReportMetric(float64(ours)/float64(theirs), "ringmaster/gomill")
+		b.ReportMetric(float64(oursKept)/float64(theirs), "ringmaster-kept/gomill")
 	}
 }
 

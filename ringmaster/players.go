@@ -10,6 +10,7 @@ import (
 
 	"github.com/gamemill/gamemill/internal/progpath"
 	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/ringmaster/control"
 )
 
@@ -49,6 +50,9 @@ func (r *Ringmaster) launch(ctx context.Context, p *control.Player, o launchOpti
 	pl = o.engines.track(pl)
 	if len(p.GTPAliases) > 0 {
 		pl = aliased{Player: pl, aliases: p.GTPAliases}
+	}
+	if p.Unbatched {
+		pl = unbatched{pl}
 	}
 	for _, c := range p.StartupCommands {
 		words := strings.Fields(strings.ReplaceAll(c, "{seed}", seed))
@@ -99,6 +103,33 @@ func (a aliased) Do(ctx context.Context, command string, args ...string) (string
 	}
 	return a.Player.Do(ctx, command, args...)
 }
+
+// DoAll sends a batch with each command under its alias.
+func (a aliased) DoAll(ctx context.Context, cmds []protocol.Command) ([]protocol.Reply, error) {
+	sent := make([]protocol.Command, len(cmds))
+	for i, c := range cmds {
+		sent[i] = c
+		if alias, ok := a.aliases[c.Name]; ok {
+			sent[i].Name = alias
+		}
+	}
+	replies, err := protocol.DoAll(ctx, a.Player, sent...)
+	for i := range replies {
+		if replies[i].Err != nil && sent[i].Name != cmds[i].Name {
+			replies[i].Err = fmt.Errorf("%s (sent as %s): %w", cmds[i].Name, sent[i].Name, replies[i].Err)
+		}
+	}
+	if err != nil && len(replies) < len(cmds) && sent[len(replies)].Name != cmds[len(replies)].Name {
+		err = fmt.Errorf("%s (sent as %s): %w", cmds[len(replies)].Name, sent[len(replies)].Name, err)
+	}
+	return replies, err
+}
+
+// unbatched hides a player's DoAll, so that batches go one command at a
+// time (batch_commands = false).
+type unbatched struct{ player.Player }
+
+func (u unbatched) Unwrap() player.Player { return u.Player }
 
 // engineEnv is what an engine process gets on top of the inherited
 // environment: the game id and worker slot, also under gomill's names

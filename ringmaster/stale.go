@@ -2,6 +2,7 @@ package ringmaster
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gamemill/gamemill/player"
+	"github.com/gamemill/gamemill/protocol"
 )
 
 // engineRegistry keeps CODE.engines: the engines a run has running, as a
@@ -128,6 +130,10 @@ type trackedPlayer struct {
 }
 
 func (t *trackedPlayer) Unwrap() player.Player { return t.Player }
+
+func (t *trackedPlayer) DoAll(ctx context.Context, cmds []protocol.Command) ([]protocol.Reply, error) {
+	return protocol.DoAll(ctx, t.Player, cmds...)
+}
 
 func (t *trackedPlayer) Close() error {
 	err := t.Player.Close()

@@ -29,6 +29,11 @@ func NewClient(r protocol.Requester) *Client { return &Client{R: r} }
 // do sends a command and insists on a one-line reply.
 func (b *Client) do(ctx context.Context, command string, args ...string) (string, error) {
 	text, err := b.R.Do(ctx, command, args...)
+	return oneLine(command, text, err)
+}
+
+// oneLine passes on command's reply when it is one line.
+func oneLine(command, text string, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
@@ -36,6 +41,33 @@ func (b *Client) do(ctx context.Context, command string, args ...string) (string
 		return "", &protocol.ReplyError{Command: command, Reply: text, Reason: fmt.Sprintf("reply %s spans several lines", quoteShort(text))}
 	}
 	return text, nil
+}
+
+// ask sends set_position with positionID and matchID and then command, in
+// one batch where the Requester takes batches ([protocol.DoAll]), and
+// returns command's one-line reply. A failed set_position is the error,
+// whatever the engine answered to command.
+func (b *Client) ask(ctx context.Context, positionID, matchID, command string) (string, error) {
+	if err := checkIDs(positionID, matchID); err != nil {
+		return "", err
+	}
+	replies, err := protocol.DoAll(ctx, b.R, protocol.Cmd(CmdSetPosition, positionID, matchID), protocol.Cmd(command))
+	if len(replies) > 0 && replies[0].Err != nil {
+		return "", replies[0].Err
+	}
+	if err != nil {
+		return "", err
+	}
+	return oneLine(command, replies[1].Text, replies[1].Err)
+}
+
+func checkIDs(positionID, matchID string) error {
+	for _, id := range []string{positionID, matchID} {
+		if id == "" || strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' || r == '#' || r == 0x7f }) {
+			return fmt.Errorf("set_position: invalid ID %q", id)
+		}
+	}
+	return nil
 }
 
 // SetGame sends set_game with the rules' arguments. The rules are
@@ -51,10 +83,8 @@ func (b *Client) SetGame(ctx context.Context, r GameRules) error {
 // SetPosition sends set_position with a gnubg position ID and match ID.
 // The IDs are passed through as strings; they must be single words.
 func (b *Client) SetPosition(ctx context.Context, positionID, matchID string) error {
-	for _, id := range []string{positionID, matchID} {
-		if id == "" || strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' || r == '#' || r == 0x7f }) {
-			return fmt.Errorf("set_position: invalid ID %q", id)
-		}
+	if err := checkIDs(positionID, matchID); err != nil {
+		return err
 	}
 	_, err := b.do(ctx, CmdSetPosition, positionID, matchID)
 	return err
@@ -66,7 +96,11 @@ func (b *Client) SetPosition(ctx context.Context, positionID, matchID string) er
 // ("none") when no move is legal. A reply that is not move notation is a
 // [*protocol.ReplyError]; legality is not checked here.
 func (b *Client) GenMove(ctx context.Context) (string, error) {
-	text, err := b.do(ctx, CmdGenMove)
+	return genMove(b.do(ctx, CmdGenMove))
+}
+
+// genMove reads GenMove's reply.
+func genMove(text string, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
@@ -83,7 +117,11 @@ func (b *Client) GenMove(ctx context.Context) (string, error) {
 // GenCube asks whether the player on roll doubles before rolling. The reply
 // must be "double" or "no_double" (case-insensitive).
 func (b *Client) GenCube(ctx context.Context) (bool, error) {
-	text, err := b.do(ctx, CmdGenCube)
+	return genCube(b.do(ctx, CmdGenCube))
+}
+
+// genCube reads GenCube's reply.
+func genCube(text string, err error) (bool, error) {
 	if err != nil {
 		return false, err
 	}
@@ -99,7 +137,11 @@ func (b *Client) GenCube(ctx context.Context) (bool, error) {
 // GenTake asks the player facing a double whether to take, drop or beaver.
 // The reply must be "take", "drop" or "beaver" (case-insensitive).
 func (b *Client) GenTake(ctx context.Context) (backgammon.Answer, error) {
-	text, err := b.do(ctx, CmdGenTake)
+	return genTake(b.do(ctx, CmdGenTake))
+}
+
+// genTake reads GenTake's reply.
+func genTake(text string, err error) (backgammon.Answer, error) {
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +157,11 @@ func (b *Client) GenTake(ctx context.Context) (backgammon.Answer, error) {
 // equity. The reply must hold exactly six finite numbers, the first five
 // between 0 and 1.
 func (b *Client) Evaluate(ctx context.Context) ([6]float64, error) {
-	text, err := b.do(ctx, CmdEvaluate)
+	return evaluate(b.do(ctx, CmdEvaluate))
+}
+
+// evaluate reads Evaluate's reply.
+func evaluate(text string, err error) ([6]float64, error) {
 	if err != nil {
 		return [6]float64{}, err
 	}
@@ -155,7 +201,11 @@ func (b *Client) Knows(ctx context.Context, command string) (bool, error) {
 // whether it resigns: the reply is "none" (backgammon.NoResult), "single",
 // "gammon" or "backgammon" (case-insensitive).
 func (b *Client) GenResign(ctx context.Context) (backgammon.Result, error) {
-	text, err := b.do(ctx, CmdGenResign)
+	return genResign(b.do(ctx, CmdGenResign))
+}
+
+// genResign reads GenResign's reply.
+func genResign(text string, err error) (backgammon.Result, error) {
 	if err != nil {
 		return backgammon.NoResult, err
 	}
@@ -170,7 +220,11 @@ func (b *Client) GenResign(ctx context.Context) (backgammon.Result, error) {
 // whether it accepts: the reply is "accept" or "decline"
 // (case-insensitive).
 func (b *Client) GenAccept(ctx context.Context) (bool, error) {
-	text, err := b.do(ctx, CmdGenAccept)
+	return genAccept(b.do(ctx, CmdGenAccept))
+}
+
+// genAccept reads GenAccept's reply.
+func genAccept(text string, err error) (bool, error) {
 	if err != nil {
 		return false, err
 	}

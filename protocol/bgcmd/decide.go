@@ -6,17 +6,25 @@ import (
 
 	"github.com/gamemill/gamemill/engine/backgammon"
 	"github.com/gamemill/gamemill/formats/gnubgid"
+	"github.com/gamemill/gamemill/protocol"
 )
 
 // The decision path: one way to hand a position to an engine and check its
 // answer against the rules, for every program that plays an engine (the
 // ringmaster's referee, fibsbridge). Each method sends set_position with
-// the state's gnubg IDs, then the command for the decision.
+// the state's gnubg IDs, then the command for the decision, in one batch
+// where the Requester takes batches.
 
 // Tell sends the whole state with set_position.
 func (b *Client) Tell(ctx context.Context, st *backgammon.State) error {
 	pos, mid := gnubgid.Encode(st)
 	return b.SetPosition(ctx, pos, mid)
+}
+
+// askAbout tells the state and asks command about it, in one batch.
+func (b *Client) askAbout(ctx context.Context, st *backgammon.State, command string) (string, error) {
+	pos, mid := gnubgid.Encode(st)
+	return b.ask(ctx, pos, mid, command)
 }
 
 // IllegalMoveError is an engine's move that the rules refuse.
@@ -36,10 +44,7 @@ func (e *IllegalMoveError) Unwrap() error { return e.Err }
 // against the legal moves of the roll: the move comes back only if it is
 // legal, else the error is an *IllegalMoveError.
 func (b *Client) DecideMove(ctx context.Context, st *backgammon.State) (backgammon.Move, error) {
-	if err := b.Tell(ctx, st); err != nil {
-		return backgammon.Move{}, err
-	}
-	text, err := b.GenMove(ctx)
+	text, err := genMove(b.askAbout(ctx, st, CmdGenMove))
 	if err != nil {
 		return backgammon.Move{}, err
 	}
@@ -59,19 +64,13 @@ func (b *Client) DecideDouble(ctx context.Context, st *backgammon.State) (bool, 
 	if !st.CanDouble() {
 		return false, nil
 	}
-	if err := b.Tell(ctx, st); err != nil {
-		return false, err
-	}
-	return b.GenCube(ctx)
+	return genCube(b.askAbout(ctx, st, CmdGenCube))
 }
 
 // DecideAnswer asks the player facing a double for take, drop or beaver.
 // A beaver the rules do not allow is an error.
 func (b *Client) DecideAnswer(ctx context.Context, st *backgammon.State) (backgammon.Answer, error) {
-	if err := b.Tell(ctx, st); err != nil {
-		return 0, err
-	}
-	a, err := b.GenTake(ctx)
+	a, err := genTake(b.askAbout(ctx, st, CmdGenTake))
 	if err != nil {
 		return 0, err
 	}
@@ -91,10 +90,63 @@ func (b *Client) DecideResign(ctx context.Context, st *backgammon.State) (backga
 	if k, err := b.Knows(ctx, CmdGenResign); err != nil || !k {
 		return backgammon.NoResult, err
 	}
-	if err := b.Tell(ctx, st); err != nil {
-		return backgammon.NoResult, err
+	return genResign(b.askAbout(ctx, st, CmdGenResign))
+}
+
+// TurnStart is what the player on roll answered at the start of its turn
+// (DecideTurnStart).
+type TurnStart struct {
+	// Resign is the resignation offered; NoResult when it plays on or
+	// does not know genresign.
+	Resign backgammon.Result
+	// CubeAsked says that the cube question went with it: the rules
+	// allowed a double and the engine knows genresign. Double is then the
+	// answer and CubeErr its error, which belongs to the cube decision.
+	CubeAsked bool
+	Double    bool
+	CubeErr   error
+}
+
+// DecideTurnStart asks the player on roll whether it resigns (as
+// DecideResign) and, when the rules allow it a double, whether it doubles
+// (as DecideDouble), in one batch: both questions are about the position
+// before the roll, so the second answer is known before the first is
+// acted on. An engine that does not know genresign is asked nothing here.
+// The error is genresign's (or set_position's).
+func (b *Client) DecideTurnStart(ctx context.Context, st *backgammon.State) (TurnStart, error) {
+	if d := st.Decision(); d != backgammon.DecideCube && d != backgammon.NeedRoll {
+		return TurnStart{}, fmt.Errorf("genresign: not at the start of a turn (waiting for %v)", d)
 	}
-	return b.GenResign(ctx)
+	if k, err := b.Knows(ctx, CmdGenResign); err != nil || !k {
+		return TurnStart{}, err
+	}
+	pos, mid := gnubgid.Encode(st)
+	if err := checkIDs(pos, mid); err != nil {
+		return TurnStart{}, err
+	}
+	cmds := []protocol.Command{protocol.Cmd(CmdSetPosition, pos, mid), protocol.Cmd(CmdGenResign)}
+	ts := TurnStart{CubeAsked: st.CanDouble()}
+	if ts.CubeAsked {
+		cmds = append(cmds, protocol.Cmd(CmdGenCube))
+	}
+	replies, batchErr := protocol.DoAll(ctx, b.R, cmds...)
+	if len(replies) > 0 && replies[0].Err != nil {
+		return TurnStart{}, replies[0].Err
+	}
+	if len(replies) < 2 {
+		return TurnStart{}, batchErr
+	}
+	var err error
+	if ts.Resign, err = genResign(oneLine(CmdGenResign, replies[1].Text, replies[1].Err)); err != nil {
+		return TurnStart{}, err
+	}
+	if ts.CubeAsked {
+		ts.CubeErr = batchErr
+		if len(replies) > 2 {
+			ts.Double, ts.CubeErr = genCube(oneLine(CmdGenCube, replies[2].Text, replies[2].Err))
+		}
+	}
+	return ts, nil
 }
 
 // DecideResignation asks the player offered a resignation (st.Resigned,
@@ -109,10 +161,7 @@ func (b *Client) DecideResignation(ctx context.Context, st *backgammon.State) (b
 	if k, err := b.Knows(ctx, CmdGenAccept); err != nil {
 		return false, err
 	} else if k {
-		if err := b.Tell(ctx, st); err != nil {
-			return false, err
-		}
-		return b.GenAccept(ctx)
+		return genAccept(b.askAbout(ctx, st, CmdGenAccept))
 	}
 	if k, err := b.Knows(ctx, CmdEvaluate); err != nil || !k {
 		return false, err
@@ -121,10 +170,7 @@ func (b *Client) DecideResignation(ctx context.Context, st *backgammon.State) (b
 	// withdrawn: the resigner on roll.
 	onRoll := *st
 	onRoll.Resigned, onRoll.Turn = backgammon.NoResult, st.Move
-	if err := b.Tell(ctx, &onRoll); err != nil {
-		return false, err
-	}
-	v, err := b.Evaluate(ctx)
+	v, err := evaluate(b.askAbout(ctx, &onRoll, CmdEvaluate))
 	if err != nil {
 		return false, err
 	}

@@ -3,6 +3,7 @@ package bgcmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,5 +136,86 @@ func TestDecideResign(t *testing.T) {
 	c = &Client{R: c.R}
 	if _, err := c.Knows(ctx, CmdGenResign); !errors.As(err, &re) {
 		t.Errorf("known_command yes: %v", err)
+	}
+}
+
+// batchRecorder answers through reply and records each batch it is sent.
+type batchRecorder struct {
+	reply   func(command string) (string, error)
+	batches [][]string
+}
+
+func (b *batchRecorder) Do(ctx context.Context, command string, args ...string) (string, error) {
+	b.batches = append(b.batches, []string{command})
+	return b.reply(command)
+}
+
+func (b *batchRecorder) DoAll(ctx context.Context, cmds []protocol.Command) ([]protocol.Reply, error) {
+	var names []string
+	var replies []protocol.Reply
+	for _, c := range cmds {
+		names = append(names, c.Name)
+		text, err := b.reply(c.Name)
+		replies = append(replies, protocol.Reply{Text: text, Err: err})
+	}
+	b.batches = append(b.batches, names)
+	return replies, nil
+}
+
+// DecideTurnStart asks genresign and, where a double is allowed, gencube in
+// one batch after set_position; the cube's failure is its own, and an
+// engine without genresign is asked nothing.
+func TestDecideTurnStart(t *testing.T) {
+	st := backgammon.NewMatch(backgammon.Rules{Cube: true})
+	if err := st.StartGame(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := st.ParseMove("8/5 6/5")
+	if err := st.Play(m); err != nil {
+		t.Fatal(err)
+	}
+	answers := map[string]string{"known_command": "true", CmdGenResign: "none", CmdGenCube: "double"}
+	r := &batchRecorder{reply: func(command string) (string, error) {
+		if command == CmdGenCube && answers[command] == "fail" {
+			return "", &protocol.FailureError{Command: command, Message: "cannot"}
+		}
+		return answers[command], nil
+	}}
+	c := NewClient(r)
+	ctx := context.Background()
+	ts, err := c.DecideTurnStart(ctx, st)
+	if err != nil || ts.Resign != backgammon.NoResult || !ts.CubeAsked || !ts.Double || ts.CubeErr != nil {
+		t.Fatalf("DecideTurnStart = %+v, %v", ts, err)
+	}
+	if got := fmt.Sprint(r.batches); got != "[[known_command] [set_position genresign gencube]]" {
+		t.Errorf("batches %s", got)
+	}
+	answers[CmdGenResign], answers[CmdGenCube] = "single", "fail"
+	ts, err = c.DecideTurnStart(ctx, st)
+	var fe *protocol.FailureError
+	if err != nil || ts.Resign != backgammon.Single || !errors.As(ts.CubeErr, &fe) {
+		t.Fatalf("resigning, cube failing: %+v, %v", ts, err)
+	}
+	// With the cube owned by the opponent, no cube question goes.
+	if err := st.Double(); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Take(); err != nil {
+		t.Fatal(err)
+	}
+	answers[CmdGenResign] = "none"
+	r.batches = nil
+	if d := st.Decision(); d != backgammon.NeedRoll || st.CanDouble() {
+		t.Fatalf("after the take: waiting for %v, can double %v", d, st.CanDouble())
+	}
+	ts, err = c.DecideTurnStart(ctx, st)
+	if err != nil || ts.CubeAsked || fmt.Sprint(r.batches) != "[[set_position genresign]]" {
+		t.Fatalf("cube owned by the opponent: %+v, %v, batches %v", ts, err, r.batches)
+	}
+	answers["known_command"] = "false"
+	c = NewClient(r)
+	r.batches = nil
+	if ts, err := c.DecideTurnStart(ctx, st); err != nil || ts != (TurnStart{}) || fmt.Sprint(r.batches) != "[[known_command]]" {
+		t.Errorf("without genresign: %+v, %v, batches %v", ts, err, r.batches)
 	}
 }

@@ -80,9 +80,15 @@ type Player struct {
 	// Restart is when the engine process is replaced: RestartPerGame (the
 	// default), RestartOnError or RestartNever. KindProtocol only.
 	Restart string
-	Plies   int      // KindGnubg only
-	Noise   float64  // KindGnubg only
-	Args    []string // KindBuiltin only
+	// Unbatched (batch_commands = false) sends each command only after the
+	// previous answer, for an engine that cannot take commands it has not
+	// answered yet. By default the referees send the commands they know
+	// ahead in one write (a move to tell and the request for the next
+	// move), which GTP allows. KindProtocol only.
+	Unbatched bool
+	Plies     int      // KindGnubg only
+	Noise     float64  // KindGnubg only
+	Args      []string // KindBuiltin only
 }
 
 // playerSetting is one player key: the kinds of player that may set it
@@ -204,6 +210,11 @@ func playerSettings() []playerSetting {
 				return
 			}
 			pl.Restart = s
+		}},
+		{"batch_commands", []string{KindProtocol}, func(l *loader, p keyPath, v any, pl *Player) {
+			if b, ok := l.boolean(p, v); ok {
+				pl.Unbatched = !b
+			}
 		}},
 		{"plies", []string{KindGnubg}, func(l *loader, p keyPath, v any, pl *Player) {
 			if n, ok := (Value{l: l, p: p, raw: v}).Int(0, 100); ok {

@@ -101,6 +101,16 @@ type game struct {
 	// start is the position the first game starts at ("" for the
 	// opening).
 	start string
+	// cubeAnswer is the cube decision asked with genresign at the start
+	// of the turn, for cube to act on.
+	cubeAnswer *cubeAnswer
+}
+
+// cubeAnswer is a cube decision asked ahead, at a game and ply.
+type cubeAnswer struct {
+	game, ply int
+	double    bool
+	err       error
 }
 
 // Play referees one match (or one money game) between two seats with the
@@ -280,7 +290,15 @@ func (g *game) playGame(ctx context.Context) error {
 
 func (g *game) cube(ctx context.Context) error {
 	seat := g.st().Move
-	double, err := g.clients[seat].DecideDouble(ctx, g.st())
+	var double bool
+	var err error
+	if a := g.cubeAnswer; a != nil && a.game == g.out.Games && a.ply == g.st().Plies {
+		// Asked with genresign at the start of the turn.
+		double, err = a.double, a.err
+	} else {
+		double, err = g.clients[seat].DecideDouble(ctx, g.st())
+	}
+	g.cubeAnswer = nil
 	g.out.Decisions[seat]++
 	if err != nil {
 		return g.engineError(ctx, seat, "gencube", err)
@@ -294,14 +312,19 @@ func (g *game) cube(ctx context.Context) error {
 }
 
 // resign gives the player on roll its chance to resign; an engine that
-// does not know genresign is not asked.
+// does not know genresign is not asked. The cube question goes in the same
+// batch where the rules allow a double, its answer kept for cube.
 func (g *game) resign(ctx context.Context) error {
 	seat := g.st().Move
-	level, err := g.clients[seat].DecideResign(ctx, g.st())
+	ts, err := g.clients[seat].DecideTurnStart(ctx, g.st())
 	if err != nil {
 		return g.engineError(ctx, seat, "genresign", err)
 	}
+	level := ts.Resign
 	if level == bg.NoResult {
+		if ts.CubeAsked {
+			g.cubeAnswer = &cubeAnswer{game: g.out.Games, ply: g.st().Plies, double: ts.Double, err: ts.CubeErr}
+		}
 		return nil
 	}
 	g.out.Decisions[seat]++

@@ -30,15 +30,15 @@ const (
 // the record.
 const maxEngineComment = 2000
 
-// extensions asks each engine which of gomill's extensions it offers
-// (list_commands, once per game), its description, and its CPU time so
-// far. An engine without list_commands offers none; one that went away
-// voids the game.
+// extensions reads which of gomill's extensions each engine offers (its
+// answer to list_commands, asked at setup), and asks its description and
+// its CPU time so far. An engine without list_commands offers none; one
+// that went away voids the game.
 func (g *game) extensions(ctx context.Context) error {
 	for i, seat := range g.seats {
 		g.known[i] = map[string]bool{}
 		g.cpuAtStart[i] = -1
-		resp, err := seat.Player.Do(ctx, "list_commands")
+		resp, err := g.listed[i].Text, g.listed[i].Err
 		if err != nil {
 			if !referee.IsForfeit(err) {
 				return g.void(ctx, i, fmt.Errorf("list_commands: %w", err))

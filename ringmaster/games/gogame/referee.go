@@ -9,6 +9,7 @@ import (
 	"time"
 
 	rules "github.com/gamemill/gamemill/engine/gogame"
+	"github.com/gamemill/gamemill/protocol"
 	"github.com/gamemill/gamemill/ringmaster/referee"
 )
 
@@ -48,6 +49,11 @@ type game struct {
 	// cpuAtStart is each engine's gomill-cpu_time before the game, or -1.
 	cpuAtStart [2]float64
 	clocks     [2]*clock // nil without a time control
+	// owed holds, by seat, the play command telling the engine its
+	// opponent's last move, sent with the engine's next request.
+	owed [2]*rules.Played
+	// listed is each engine's answer to list_commands, asked at setup.
+	listed [2]protocol.Reply
 }
 
 func (g *game) logf(format string, args ...any) {
@@ -124,20 +130,34 @@ func colourWord(c rules.Color) string {
 	return "w"
 }
 
-// setUp sends each engine the board size, a clear board and the komi, and
-// places the handicap; a failure voids the game (a setup command, as
+// setUp sends each engine the board size, a clear board and the komi (in
+// one batch with the questions asked of it at the start of every game),
+// and places the handicap; a failure voids the game (a setup command, as
 // gomill).
 func (g *game) setUp(ctx context.Context) error {
 	s := g.ref.Settings
 	for i, seat := range g.seats {
-		for _, c := range [][]string{{"boardsize", strconv.Itoa(s.BoardSize)}, {"clear_board"}, {"komi", komiText(s.Komi)}} {
-			if _, err := seat.Player.Do(ctx, c[0], c[1:]...); err != nil {
-				return g.void(ctx, i, fmt.Errorf("%s: %w", c[0], err))
+		cmds := []protocol.Command{protocol.Cmd("boardsize", strconv.Itoa(s.BoardSize)), protocol.Cmd("clear_board"), protocol.Cmd("komi", komiText(s.Komi))}
+		claims := seat.Config != nil && seat.Config.AllowClaim
+		if claims {
+			cmds = append(cmds, protocol.Cmd("known_command", "gomill-genmove_ex"))
+		}
+		cmds = append(cmds, protocol.Cmd("list_commands"))
+		replies, err := protocol.DoAll(ctx, seat.Player, cmds...)
+		for j, r := range replies[:min(len(replies), 3)] {
+			if r.Err != nil {
+				return g.void(ctx, i, fmt.Errorf("%s: %w", cmds[j].Name, r.Err))
 			}
 		}
-		if cfg := seat.Config; cfg != nil && cfg.AllowClaim {
-			known, err := seat.Player.Do(ctx, "known_command", "gomill-genmove_ex")
-			g.claims[i] = err == nil && strings.TrimSpace(known) == "true"
+		if len(replies) < 3 {
+			return g.void(ctx, i, fmt.Errorf("%s: %w", cmds[len(replies)].Name, err))
+		}
+		if claims && len(replies) > 3 {
+			g.claims[i] = replies[3].Err == nil && strings.TrimSpace(replies[3].Text) == "true"
+		}
+		g.listed[i] = protocol.Reply{Err: err}
+		if err == nil {
+			g.listed[i] = replies[len(replies)-1]
 		}
 	}
 	if s.Handicap == 0 {
@@ -193,18 +213,45 @@ func (g *game) turn(ctx context.Context) (done bool, err error) {
 	c := g.board.ToPlay()
 	seat := seatOf(c)
 	p := g.seats[seat].Player
+	// The opponent's last move, the clock and the request for a move go
+	// in one batch: the engine's answers come back together.
+	var cmds []protocol.Command
+	told := g.owed[seat]
+	if told != nil {
+		cmds = append(cmds, protocol.Cmd("play", colourWord(told.Color), strings.ToUpper(told.Move.String())))
+		g.owed[seat] = nil
+	}
 	if clk := g.clocks[seat]; clk != nil {
 		secs, stones := clk.timeLeft()
-		if _, err := p.Do(ctx, "time_left", colourWord(c), strconv.Itoa(secs), strconv.Itoa(stones)); err != nil {
+		cmds = append(cmds, protocol.Cmd("time_left", colourWord(c), strconv.Itoa(secs), strconv.Itoa(stones)))
+	}
+	genmove := protocol.Cmd("genmove", colourWord(c))
+	if g.claims[seat] {
+		genmove = protocol.Cmd("gomill-genmove_ex", colourWord(c), "claim")
+	}
+	cmds = append(cmds, genmove)
+	start := time.Now()
+	replies, err := protocol.DoAll(ctx, p, cmds...)
+	// A batch that broke before its last answer is the move's failure
+	// (the error names every command left unanswered).
+	if told != nil && len(replies) > 0 {
+		if err := replies[0].Err; err != nil {
+			// Our rules passed the move, so a rejection is the rejecter's
+			// fault, whatever it says.
+			g.forfeit(seat, fmt.Sprintf("rejected the legal move %s %s: %v", colourWord(told.Color), told.Move, err))
+			return true, nil
+		}
+		replies = replies[1:]
+	}
+	if g.clocks[seat] != nil && len(replies) > 0 {
+		if err := replies[0].Err; err != nil {
 			return true, g.engineError(ctx, seat, "time_left", err)
 		}
+		replies = replies[1:]
 	}
 	var resp string
-	start := time.Now()
-	if g.claims[seat] {
-		resp, err = p.Do(ctx, "gomill-genmove_ex", colourWord(c), "claim")
-	} else {
-		resp, err = p.Do(ctx, "genmove", colourWord(c))
+	if len(replies) > 0 {
+		resp, err = replies[0].Text, replies[0].Err
 	}
 	took := time.Since(start)
 	g.out.Decisions[seat]++
@@ -243,16 +290,8 @@ func (g *game) turn(ctx context.Context) (done bool, err error) {
 		// The second pass ends the game; the opponent need not hear it.
 		return false, nil
 	}
-	other := 1 - seat
-	if _, err := g.seats[other].Player.Do(ctx, "play", colourWord(c), strings.ToUpper(m.String())); err != nil {
-		if referee.IsForfeit(err) {
-			// Our rules passed the move, so a rejection is the rejecter's
-			// fault, whatever it says.
-			g.forfeit(other, fmt.Sprintf("rejected the legal move %s %s: %v", colourWord(c), m, err))
-			return true, nil
-		}
-		return true, g.void(ctx, other, fmt.Errorf("play: %w", err))
-	}
+	// The opponent hears the move with its next request.
+	g.owed[1-seat] = &rules.Played{Color: c, Move: m}
 	return false, nil
 }
 

@@ -5,10 +5,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -121,6 +123,18 @@ func (e *engine) genmove(ctx context.Context, args []string, claim bool) (string
 	return m.String(), nil
 }
 
+// firstLineOnly passes on, of each read, up to its first line feed and
+// drops the rest.
+type firstLineOnly struct{ r io.Reader }
+
+func (f firstLineOnly) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if i := bytes.IndexByte(p[:n], '\n'); i >= 0 {
+		n = i + 1
+	}
+	return n, err
+}
+
 func main() {
 	mode := flag.String("mode", "", "misbehaviour: crash, hang, fail, garbage, resign, claim, occupied, reject, never-pass")
 	after := flag.Int("after", 0, "genmove requests answered normally before misbehaving")
@@ -130,6 +144,7 @@ func main() {
 	sleep := flag.Duration("sleep", 0, "time to think before each genmove answer after --after")
 	noTime := flag.Bool("no-time", false, "do not know time_settings and time_left")
 	gomill := flag.Bool("gomill", false, "offer gomill-explain_last_move, gomill-describe_engine and gomill-cpu_time")
+	oneLineReads := flag.Bool("one-line-reads", false, "take only the first command of what each read of the input brings, as an engine reading one command per read would")
 	flag.Parse()
 	e := &engine{size: 19, komi: 0, mode: *mode, after: *after, score: *score, noClaim: *noClaim, claimScore: *claimScore, colour: rules.Black,
 		sleep: *sleep}
@@ -219,7 +234,11 @@ func main() {
 		}
 		return e.game.AreaScore().String(), nil
 	})
-	if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+	var in io.Reader = os.Stdin
+	if *oneLineReads {
+		in = firstLineOnly{os.Stdin}
+	}
+	if err := srv.Serve(context.Background(), in, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fakego:", err)
 		os.Exit(1)
 	}
