@@ -104,33 +104,46 @@ func benchOverhead(b *testing.B, ctl string) {
 }
 
 // BenchmarkOverheadRoundTrip is the floor under the Go workload: one
-// command round trip (genmove, to a fakego engine kept for all of them)
-// with nothing else around it, the ringmaster's CPU per round trip. A
-// 9x9 game between two fakego engines is about 270 of them.
+// command round trip (genmove) with nothing else around it, the
+// ringmaster's CPU per round trip, to one fakego engine kept for all of
+// them (one) and to two in turn (alternating), as in a game. A 9x9 game
+// between two fakego engines is about 110 of them in batches (a move told
+// with the next genmove), 270 one command at a time.
 func BenchmarkOverheadRoundTrip(b *testing.B) {
-	ctx := context.Background()
-	eng, err := player.Launch(ctx, player.Spec{Argv: []string{fakeGo}, Timeout: time.Minute})
-	if err != nil {
-		b.Fatal(err)
+	for _, n := range []int{1, 2} {
+		b.Run(map[int]string{1: "one", 2: "alternating"}[n], func(b *testing.B) {
+			ctx := context.Background()
+			var engs []*player.Process
+			for range n {
+				eng, err := player.Launch(ctx, player.Spec{Argv: []string{fakeGo}, Timeout: time.Minute})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer eng.Close()
+				engs = append(engs, eng)
+			}
+			do := func(eng *player.Process, cmd string, args ...string) {
+				if _, err := eng.Do(ctx, cmd, args...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, eng := range engs {
+				do(eng, "boardsize", "9")
+			}
+			self0, _ := cpuTimes()
+			b.ResetTimer()
+			for i := range b.N {
+				eng := engs[i%n]
+				if i%100 < n {
+					do(eng, "clear_board")
+				}
+				do(eng, "genmove", [2]string{"b", "w"}[i%2])
+			}
+			b.StopTimer()
+			self1, _ := cpuTimes()
+			b.ReportMetric(float64(self1-self0)/float64(time.Microsecond)/float64(b.N), "ringmaster-µs/roundtrip")
+		})
 	}
-	defer eng.Close()
-	do := func(cmd string, args ...string) {
-		if _, err := eng.Do(ctx, cmd, args...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	do("boardsize", "9")
-	self0, _ := cpuTimes()
-	b.ResetTimer()
-	for i := range b.N {
-		if i%100 == 0 {
-			do("clear_board")
-		}
-		do("genmove", [2]string{"b", "w"}[i%2])
-	}
-	b.StopTimer()
-	self1, _ := cpuTimes()
-	b.ReportMetric(float64(self1-self0)/float64(time.Microsecond)/float64(b.N), "ringmaster-µs/roundtrip")
 }
 
 var (

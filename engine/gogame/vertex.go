@@ -3,6 +3,7 @@ package gogame
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -21,8 +22,18 @@ func (m Move) String() string {
 	case m < 0 || int(m) >= MaxSize*MaxSize:
 		return fmt.Sprintf("Move(%d)", int(m))
 	}
-	return fmt.Sprintf("%c%d", gtpColumns[m.Col()], m.Row()+1)
+	return vertexNames[m]
 }
+
+// vertexNames holds every point's GTP name, made once: a referee names a
+// point for every move it tells an engine.
+var vertexNames = func() (names [MaxSize * MaxSize]string) {
+	for i := range names {
+		m := Move(i)
+		names[i] = string(gtpColumns[m.Col()]) + strconv.Itoa(m.Row()+1)
+	}
+	return names
+}()
 
 // ParseVertex reads a GTP vertex for a size x size board: a column letter
 // (A to Z skipping I) and a row number from 1 at the bottom, or "pass";
