@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,5 +78,77 @@ number_of_games = 4
 	}
 	if !strings.Contains(string(log), `gtp commands "clear_board", "komi", "list_commands": no response within 1s`) {
 		t.Errorf("log does not name the unanswered setup commands:\n%s", log)
+	}
+}
+
+// TestBatchedTurnStart: the backgammon referee asks an engine that knows
+// genresign for its resignation and its cube decision in one batch at the
+// start of a turn. The games, and a gencube failure (the doubler's
+// forfeit, charged to gencube), come out the same batched, one command at
+// a time, and from engines without genresign, whose cube decision is asked
+// on its own.
+func TestBatchedTurnStart(t *testing.T) {
+	control := func(resigner, keys string) string {
+		return fmt.Sprintf(`competition_type = "playoff"
+game = "backgammon"
+seed = 7
+
+[players.doubler]
+command = [%[1]q%[3]s, "--doubles"]
+%[2]s
+
+[players.taker]
+command = [%[1]q%[3]s]
+%[2]s
+
+[players.failing]
+command = [%[1]q%[3]s, "--cube-fails-after", "2"]
+%[2]s
+
+[[matchups]]
+id = "cube"
+players = ["doubler", "taker"]
+number_of_games = 6
+
+[[matchups]]
+id = "fail"
+players = ["failing", "taker"]
+number_of_games = 2
+`, fakeEngine, keys, resigner)
+	}
+	run := func(name, ctl string) []row {
+		rm, err := ringmaster.New(writeControl(t, t.TempDir(), name, ctl), games.All()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errs strings.Builder
+		status, err := rm.Run(context.Background(), ringmaster.RunOptions{Parallel: 2, MaxGames: -1, Quiet: true, Display: io.Discard, Errors: &errs})
+		if err != nil || status != ringmaster.Finished {
+			t.Fatalf("%s: %v %v\n%s", name, status, err, errs.String())
+		}
+		return readResults(t, rm.DBPath())
+	}
+	batched := run("batched.toml", control(`, "--resigner"`, ""))
+	noPids := regexp.MustCompile(`\(pid \d+\)`)
+	for name, ctl := range map[string]string{
+		"one command at a time": control(`, "--resigner"`, "batch_commands = false"),
+		"without genresign":     control("", ""),
+	} {
+		got := run(strings.ReplaceAll(name, " ", "-")+".toml", ctl)
+		if noPids.ReplaceAllString(fmt.Sprint(got), "") != noPids.ReplaceAllString(fmt.Sprint(batched), "") {
+			t.Errorf("%s: results differ from batched\n got %v\nwant %v", name, got, batched)
+		}
+	}
+	doubled, failed := 0, 0
+	for _, r := range batched {
+		switch {
+		case r.matchup == "cube" && (r.pa > 1 || r.pa < -1 || r.pb > 1 || r.pb < -1):
+			doubled++
+		case r.matchup == "fail" && r.winner == "taker" && strings.Contains(r.detail, "gencube") && strings.Contains(r.detail, "no cube today"):
+			failed++
+		}
+	}
+	if doubled == 0 || failed != 2 {
+		t.Errorf("%d cube games played for more than one point (want some), %d forfeits on gencube (want 2):\n%v", doubled, failed, batched)
 	}
 }

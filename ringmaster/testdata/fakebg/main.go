@@ -33,6 +33,9 @@ type engine struct {
 	after   int
 	mode    string
 	doubles bool
+	// cubes counts gencube requests; after cubeFailsAfter of them (when
+	// not negative) gencube fails.
+	cubes, cubeFailsAfter int
 }
 
 func (e *engine) GenMove(ctx context.Context) (string, error) {
@@ -92,7 +95,21 @@ func (e *engine) GenMove(ctx context.Context) (string, error) {
 	return bg.Format(st.Board, moves[int(h.Sum32())%len(moves)]), nil
 }
 
-func (e *engine) GenCube(ctx context.Context) (bool, error) { return e.doubles, nil }
+func (e *engine) GenCube(ctx context.Context) (bool, error) {
+	e.cubes++
+	if e.cubeFailsAfter >= 0 && e.cubes > e.cubeFailsAfter {
+		return false, errors.New("no cube today")
+	}
+	return e.doubles, nil
+}
+
+// resigner is an engine that knows genresign and never resigns, so that
+// the referee asks genresign and gencube together.
+type resigner struct{ *engine }
+
+func (resigner) GenResign(context.Context) (bg.Result, error) { return bg.NoResult, nil }
+
+func (resigner) GenAccept(context.Context) (bool, error) { return false, nil }
 
 func (e *engine) GenTake(ctx context.Context) (bg.Answer, error) {
 	return bg.Take, nil
@@ -106,6 +123,8 @@ func main() {
 	spew := flag.Int("spew", 0, "bytes of stderr to write at each genmove")
 	orphan := flag.String("setsid-child", "", "start a sleeping child that leaves our session (setsid) and write its pid to this file")
 	burnStart := flag.Duration("burn-start", 0, "use this much CPU before reading any command (an engine's start-up cost)")
+	knowsResign := flag.Bool("resigner", false, "know genresign (and never resign)")
+	cubeFailsAfter := flag.Int("cube-fails-after", -1, "gencube requests answered before gencube fails (-1: never)")
 	flag.Parse()
 	if *orphan != "" {
 		child := exec.Command("sleep", "600")
@@ -121,7 +140,12 @@ func main() {
 	// Tell the ringmaster's log which game and worker this process serves.
 	fmt.Fprintf(os.Stderr, "fakebg: game %q slot %q\n", os.Getenv("GAMEMILL_GAME_ID"), os.Getenv("GAMEMILL_SLOT"))
 	srv := protocol.NewServer("fakebg", "1")
-	bgcmd.Register(srv, &engine{mode: *mode, after: *after, doubles: *doubles, spew: *spew})
+	e := &engine{mode: *mode, after: *after, doubles: *doubles, spew: *spew, cubeFailsAfter: *cubeFailsAfter}
+	if *knowsResign {
+		bgcmd.Register(srv, resigner{e})
+	} else {
+		bgcmd.Register(srv, e)
+	}
 	if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fakebg:", err)
 		os.Exit(1)
