@@ -69,15 +69,7 @@ func (w *recordingWriter) Write(p []byte) (int, error) {
 func (w *recordingWriter) SetWriteDeadline(t time.Time) error { return w.f.SetWriteDeadline(t) }
 
 func TestDoAllIsOneWrite(t *testing.T) {
-	cmdR, cmdW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	respR, respW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmdW.Close(); cmdR.Close(); respR.Close(); respW.Close() })
+	cmdR, cmdW, respR, respW := filePipes(t)
 	go fakeEngine(cmdR, respW, func(line string) (string, bool) { return "= " + line + "\n\n", true })
 	// A writer that is not the *os.File itself is written through its
 	// Write, so the writes can be counted.

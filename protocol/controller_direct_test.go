@@ -13,22 +13,30 @@ import (
 // controller reads in Do's own goroutine.
 func osScripted(t *testing.T, opts ControllerOptions, reply func(line string) (out string, more bool)) *Controller {
 	t.Helper()
+	cmdR, cmdW, respR, respW := filePipes(t)
+	go fakeEngine(cmdR, respW, reply)
+	return NewController(respR, cmdW, opts)
+}
+
+// filePipes returns an engine's input (cmdR, cmdW) and output (respR,
+// respW) as *os.File pipes, closed when the test ends.
+func filePipes(t *testing.T) (cmdR, cmdW, respR, respW *os.File) {
+	t.Helper()
 	cmdR, cmdW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	respR, respW, err := os.Pipe()
+	respR, respW, err = os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	go fakeEngine(cmdR, respW, reply)
 	t.Cleanup(func() {
 		cmdW.Close()
 		cmdR.Close()
 		respR.Close()
 		respW.Close()
 	})
-	return NewController(respR, cmdW, opts)
+	return cmdR, cmdW, respR, respW
 }
 
 // Over a pipe the controller reads responses itself: no reader goroutine,

@@ -80,14 +80,7 @@ func TestDecideMove(t *testing.T) {
 // Resignations go through genresign and genaccept where the engine knows
 // them; an engine that does not know genresign is never asked.
 func TestDecideResign(t *testing.T) {
-	st := backgammon.NewMatch(backgammon.Rules{Cube: true})
-	if err := st.StartGame(0, 3, 1); err != nil {
-		t.Fatal(err)
-	}
-	m, _ := st.ParseMove("8/5 6/5")
-	if err := st.Play(m); err != nil {
-		t.Fatal(err)
-	}
+	st := afterOpening31(t)
 	replies := map[string]string{"known_command": "true", CmdGenResign: "gammon", CmdGenAccept: "Decline"}
 	var sent []string
 	c := &Client{R: requesterFunc(func(_ context.Context, command string, args ...string) (string, error) {
@@ -166,14 +159,7 @@ func (b *batchRecorder) DoAll(ctx context.Context, cmds []protocol.Command) ([]p
 // one batch after set_position; the cube's failure is its own, and an
 // engine without genresign is asked nothing.
 func TestDecideTurnStart(t *testing.T) {
-	st := backgammon.NewMatch(backgammon.Rules{Cube: true})
-	if err := st.StartGame(0, 3, 1); err != nil {
-		t.Fatal(err)
-	}
-	m, _ := st.ParseMove("8/5 6/5")
-	if err := st.Play(m); err != nil {
-		t.Fatal(err)
-	}
+	st := afterOpening31(t)
 	answers := map[string]string{"known_command": "true", CmdGenResign: "none", CmdGenCube: "double"}
 	r := &batchRecorder{reply: func(command string) (string, error) {
 		if command == CmdGenCube && answers[command] == "fail" {
@@ -218,4 +204,19 @@ func TestDecideTurnStart(t *testing.T) {
 	if ts, err := c.DecideTurnStart(ctx, st); err != nil || ts != (TurnStart{}) || fmt.Sprint(r.batches) != "[[known_command]]" {
 		t.Errorf("without genresign: %+v, %v, batches %v", ts, err, r.batches)
 	}
+}
+
+// afterOpening31 is a money game with the cube after the opening 31
+// played 8/5 6/5: the other player's turn, before its roll.
+func afterOpening31(t *testing.T) *backgammon.State {
+	t.Helper()
+	st := backgammon.NewMatch(backgammon.Rules{Cube: true})
+	if err := st.StartGame(0, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := st.ParseMove("8/5 6/5")
+	if err := st.Play(m); err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
