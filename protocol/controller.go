@@ -491,8 +491,8 @@ type writeDeadliner interface {
 }
 
 // writeWithDeadline writes c.line (the command lines, each with its line
-// feed) in the calling goroutine, the deadline
-// bounding a write that blocks (an engine that stopped reading its input).
+// feed) in the calling goroutine, the deadline bounding a write that
+// blocks (an engine that stopped reading its input).
 // A Close moves the deadline to now, and so does a cancelled watch (ctx,
 // or context.Background() where the caller watches ctx itself).
 func (c *Controller) writeWithDeadline(watch, ctx context.Context, w writeDeadliner, timeout time.Duration, command string) error {

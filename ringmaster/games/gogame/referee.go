@@ -49,8 +49,8 @@ type game struct {
 	// cpuAtStart is each engine's gomill-cpu_time before the game, or -1.
 	cpuAtStart [2]float64
 	clocks     [2]*clock // nil without a time control
-	// owed holds, by seat, the play command telling the engine its
-	// opponent's last move, sent with the engine's next request.
+	// owed holds, by seat, the opponent's last move, told to the engine
+	// (play) with its next request.
 	owed [2]*rules.Played
 	// listed is each engine's answer to list_commands, asked at setup.
 	listed [2]protocol.Reply
@@ -138,22 +138,23 @@ func (g *game) setUp(ctx context.Context) error {
 	s := g.ref.Settings
 	for i, seat := range g.seats {
 		cmds := []protocol.Command{protocol.Cmd("boardsize", strconv.Itoa(s.BoardSize)), protocol.Cmd("clear_board"), protocol.Cmd("komi", komiText(s.Komi))}
+		setup := len(cmds) // the commands whose failure voids the game
 		claims := seat.Config != nil && seat.Config.AllowClaim
 		if claims {
 			cmds = append(cmds, protocol.Cmd("known_command", "gomill-genmove_ex"))
 		}
 		cmds = append(cmds, protocol.Cmd("list_commands"))
 		replies, err := protocol.DoAll(ctx, seat.Player, cmds...)
-		for j, r := range replies[:min(len(replies), 3)] {
+		for j, r := range replies[:min(len(replies), setup)] {
 			if r.Err != nil {
 				return g.void(ctx, i, fmt.Errorf("%s: %w", cmds[j].Name, r.Err))
 			}
 		}
-		if len(replies) < 3 {
+		if len(replies) < setup {
 			return g.void(ctx, i, fmt.Errorf("%s: %w", cmds[len(replies)].Name, err))
 		}
-		if claims && len(replies) > 3 {
-			g.claims[i] = replies[3].Err == nil && strings.TrimSpace(replies[3].Text) == "true"
+		if claims && len(replies) > setup {
+			g.claims[i] = replies[setup].Err == nil && strings.TrimSpace(replies[setup].Text) == "true"
 		}
 		g.listed[i] = protocol.Reply{Err: err}
 		if err == nil {
