@@ -43,16 +43,19 @@ const tokenVar = "GAMEMILL_ENGINE_TOKEN"
 func sysProcAttr(cg *cgroup) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if cg != nil {
-		a.UseCgroupFD, a.CgroupFD = true, int(cg.dir.Fd())
+		a.UseCgroupFD, a.CgroupFD = true, cg.dirFD
 	}
 	return a
 }
 
 // cgroup is one engine's cgroup v2 directory.
 type cgroup struct {
-	path string
-	dir  *os.File // the directory, open for CLONE_INTO_CGROUP
+	path  string
+	dirFD int // the directory, open for CLONE_INTO_CGROUP
 }
+
+// closeDir closes the directory opened for CLONE_INTO_CGROUP.
+func (c *cgroup) closeDir() { syscall.Close(c.dirFD) }
 
 // newCgroup creates a cgroup for one engine below the ringmaster's own
 // cgroup v2, or returns an error when there is no writable cgroup v2 (no
@@ -67,12 +70,14 @@ func newCgroup(name string) (*cgroup, error) {
 	if err := os.Mkdir(path, 0o755); err != nil {
 		return nil, fmt.Errorf("cgroup: %w", err)
 	}
-	dir, err := os.Open(path)
+	// A plain open: os.Open would also try to register the directory
+	// with the runtime's poller, four system calls more at each launch.
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		os.Remove(path)
-		return nil, fmt.Errorf("cgroup: %w", err)
+		return nil, fmt.Errorf("cgroup: %w", &os.PathError{Op: "open", Path: path, Err: err})
 	}
-	return &cgroup{path: path, dir: dir}, nil
+	return &cgroup{path: path, dirFD: fd}, nil
 }
 
 // cgroup2MountOnce is where the cgroup v2 hierarchy is mounted, looked up
@@ -86,7 +91,7 @@ func ownCgroupDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := os.ReadFile("/proc/self/cgroup")
+	data, err := readProcFile("/proc/self/cgroup")
 	if err != nil {
 		return "", fmt.Errorf("cgroup: %w", err)
 	}
@@ -136,7 +141,7 @@ func unescapeMount(s string) string {
 // destroy kills every process in the cgroup and removes it, waiting up to
 // wait for the processes to go.
 func (c *cgroup) destroy(wait time.Duration) error {
-	c.dir.Close()
+	c.closeDir()
 	// Mostly the engine and its children are gone already and the cgroup
 	// is empty: removing it is then all there is to do. The kernel
 	// refuses to remove a cgroup that still holds a process (EBUSY).
@@ -282,21 +287,38 @@ const userHZ = 100
 // children it has waited for, as wait4 counts it) that the running
 // process pid has used so far, from /proc/PID/stat, to 1/userHZ s.
 func processCPU(pid int) (time.Duration, error) {
-	// Plain system calls: os.ReadFile would also try, and fail, to put
-	// the file in the runtime's poller, four calls more for each engine
-	// at the end of each game.
-	path := "/proc/" + strconv.Itoa(pid) + "/stat"
+	data, err := readProcFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	return parseStatCPU(data)
+}
+
+// readProcFile reads a /proc file with plain system calls: os.ReadFile
+// would also try, and fail, to put the file in the runtime's poller, four
+// calls more at each engine's launch and at the end of each of its games.
+func readProcFile(path string) ([]byte, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return 0, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	var buf [4096]byte
-	n, err := syscall.Read(fd, buf[:])
-	if err != nil {
-		return 0, &os.PathError{Op: "read", Path: path, Err: err}
+	buf := make([]byte, 0, 4096)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		case n == 0:
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
 	}
-	return parseStatCPU(buf[:n])
 }
 
 // parseStatCPU reads fields 14 to 17 (utime, stime, cutime, cstime) of a

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,7 +227,7 @@ func TestStopStaleRemovesEmptyCgroups(t *testing.T) {
 	if err != nil {
 		t.Skipf("no writable cgroup v2: %v", err)
 	}
-	empty.dir.Close()
+	empty.closeDir()
 	t.Cleanup(func() { _ = destroyCgroup(empty.path, killWait) })
 	p := launch(t, Spec{}, "--ignore-quit")
 	if p.cg == nil {
@@ -251,4 +252,32 @@ func ownCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// readProcFile reads what os.ReadFile reads, past its first 4 KiB too.
+func TestReadProcFile(t *testing.T) {
+	for _, path := range []string{"/proc/self/cmdline", "/proc/self/mountinfo", "/proc/self/cgroup"} {
+		got, err := readProcFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: read %d bytes, os.ReadFile %d", path, len(got), len(want))
+		}
+	}
+	big := filepath.Join(t.TempDir(), "big")
+	data := []byte(strings.Repeat("0123456789abcdef", 1000))
+	if err := os.WriteFile(big, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readProcFile(big); err != nil || string(got) != string(data) {
+		t.Errorf("16000-byte file: %d bytes, %v", len(got), err)
+	}
+	if _, err := readProcFile("/proc/0/stat"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
 }
