@@ -152,3 +152,43 @@ number_of_games = 2
 		t.Errorf("%d cube games played for more than one point (want some), %d forfeits on gencube (want 2):\n%v", doubled, failed, batched)
 	}
 }
+
+// TestBatchedAliases: gtp_aliases apply to every command of a batch, and
+// a failure names the command meant and the one sent.
+func TestBatchedAliases(t *testing.T) {
+	dir := t.TempDir()
+	control := func(aliases string) string {
+		return fmt.Sprintf(`competition_type = "playoff"
+game = "go"
+board_size = 7
+komi = 0.5
+
+[players.a]
+command = [%[1]q]
+gtp_aliases = %[2]s
+
+[players.b]
+command = [%[1]q]
+
+[[matchups]]
+id = "m"
+players = ["a", "b"]
+alternating = true
+number_of_games = 2
+`, fakeGo, aliases)
+	}
+	_, plain := runGo(t, dir, "plain.toml", control("{}"))
+	// fakego answers gomill-genmove_ex like genmove, and knows no "place".
+	_, aliased := runGo(t, dir, "aliased.toml", control(`{ genmove = "gomill-genmove_ex" }`))
+	for id, want := range plain {
+		if got := aliased[id]; got.result != want.result || sgfGame(t, got.sgf).moves != sgfGame(t, want.sgf).moves {
+			t.Errorf("game %s: %s with genmove aliased, %s without", id, got.result, want.result)
+		}
+	}
+	_, broken := runGo(t, dir, "broken.toml", control(`{ play = "place" }`))
+	for id, g := range broken {
+		if g.winner != "b" || g.ending != "forfeit" || !strings.Contains(g.detail, "play (sent as place)") {
+			t.Errorf("game %s with play aliased to an unknown command: %s %s %q", id, g.winner, g.ending, g.detail)
+		}
+	}
+}

@@ -93,11 +93,8 @@ func (g *gameEngine) DoAll(ctx context.Context, cmds []protocol.Command) ([]prot
 		}
 	}
 	if err != nil {
-		g.failed = true
-		var re *protocol.ReplyError
-		if !errors.As(err, &re) {
-			g.broken = true
-		}
+		// Failure responses are in the replies: this is a broken channel.
+		g.failed, g.broken = true, true
 	}
 	return replies, err
 }
