@@ -262,12 +262,18 @@ func (p *Process) Do(ctx context.Context, command string, args ...string) (strin
 	}
 	text, err := p.ctrl.Do(ctx, p.spec.Timeout, command, args...)
 	if err != nil {
-		if errors.Is(err, protocol.ErrEngineExited) && !p.closing.Load() && isClosed(p.exited) && ctx.Err() == nil {
-			return "", fmt.Errorf("engine %s (pid %d): %q: %w", p.name, p.pid, command, protocol.ErrEngineExited)
-		}
-		return "", fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, err)
+		return "", p.commandError(ctx, command, err)
 	}
 	return text, nil
+}
+
+// commandError names the engine in an error from its controller; once the
+// process has exited (and was not being closed), it is that exit.
+func (p *Process) commandError(ctx context.Context, command string, err error) error {
+	if errors.Is(err, protocol.ErrEngineExited) && !p.closing.Load() && isClosed(p.exited) && ctx.Err() == nil {
+		return fmt.Errorf("engine %s (pid %d): %q: %w", p.name, p.pid, command, protocol.ErrEngineExited)
+	}
+	return fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, err)
 }
 
 // DoAll sends cmds in one write and reads their responses in order, each
@@ -289,11 +295,7 @@ func (p *Process) DoAll(ctx context.Context, cmds []protocol.Command) ([]protoco
 		}
 	}
 	if err != nil {
-		command := cmds[min(len(replies), len(cmds)-1)].Name
-		if errors.Is(err, protocol.ErrEngineExited) && !p.closing.Load() && isClosed(p.exited) && ctx.Err() == nil {
-			return replies, fmt.Errorf("engine %s (pid %d): %q: %w", p.name, p.pid, command, protocol.ErrEngineExited)
-		}
-		return replies, fmt.Errorf("engine %s (pid %d): %w", p.name, p.pid, err)
+		return replies, p.commandError(ctx, cmds[min(len(replies), len(cmds)-1)].Name, err)
 	}
 	return replies, nil
 }

@@ -97,7 +97,7 @@ func (a aliased) Do(ctx context.Context, command string, args ...string) (string
 	if alias, ok := a.aliases[command]; ok {
 		resp, err := a.Player.Do(ctx, alias, args...)
 		if err != nil {
-			return resp, fmt.Errorf("%s (sent as %s): %w", command, alias, err)
+			return resp, sentAs(command, alias, err)
 		}
 		return resp, nil
 	}
@@ -116,13 +116,18 @@ func (a aliased) DoAll(ctx context.Context, cmds []protocol.Command) ([]protocol
 	replies, err := protocol.DoAll(ctx, a.Player, sent...)
 	for i := range replies {
 		if replies[i].Err != nil && sent[i].Name != cmds[i].Name {
-			replies[i].Err = fmt.Errorf("%s (sent as %s): %w", cmds[i].Name, sent[i].Name, replies[i].Err)
+			replies[i].Err = sentAs(cmds[i].Name, sent[i].Name, replies[i].Err)
 		}
 	}
-	if err != nil && len(replies) < len(cmds) && sent[len(replies)].Name != cmds[len(replies)].Name {
-		err = fmt.Errorf("%s (sent as %s): %w", cmds[len(replies)].Name, sent[len(replies)].Name, err)
+	if n := len(replies); err != nil && n < len(cmds) && sent[n].Name != cmds[n].Name {
+		err = sentAs(cmds[n].Name, sent[n].Name, err)
 	}
 	return replies, err
+}
+
+// sentAs names the command the ringmaster meant and the alias it sent.
+func sentAs(meant, alias string, err error) error {
+	return fmt.Errorf("%s (sent as %s): %w", meant, alias, err)
 }
 
 // unbatched hides a player's DoAll, so that batches go one command at a

@@ -15,12 +15,6 @@ import (
 // the state's gnubg IDs, then the command for the decision, in one batch
 // where the Requester takes batches.
 
-// Tell sends the whole state with set_position.
-func (b *Client) Tell(ctx context.Context, st *backgammon.State) error {
-	pos, mid := gnubgid.Encode(st)
-	return b.SetPosition(ctx, pos, mid)
-}
-
 // askAbout tells the state and asks command about it, in one batch.
 func (b *Client) askAbout(ctx context.Context, st *backgammon.State, command string) (string, error) {
 	pos, mid := gnubgid.Encode(st)
@@ -84,13 +78,19 @@ func (b *Client) DecideAnswer(ctx context.Context, st *backgammon.State) (backga
 // the cube decision and the roll), whether it resigns, when the engine
 // knows genresign; an engine that does not is never asked and plays on.
 func (b *Client) DecideResign(ctx context.Context, st *backgammon.State) (backgammon.Result, error) {
-	if d := st.Decision(); d != backgammon.DecideCube && d != backgammon.NeedRoll {
-		return backgammon.NoResult, fmt.Errorf("genresign: not at the start of a turn (waiting for %v)", d)
-	}
-	if k, err := b.Knows(ctx, CmdGenResign); err != nil || !k {
+	if ask, err := b.asksResign(ctx, st); err != nil || !ask {
 		return backgammon.NoResult, err
 	}
 	return genResign(b.askAbout(ctx, st, CmdGenResign))
+}
+
+// asksResign says whether the player on roll is asked genresign: at the
+// start of its turn, when the engine knows the command.
+func (b *Client) asksResign(ctx context.Context, st *backgammon.State) (bool, error) {
+	if d := st.Decision(); d != backgammon.DecideCube && d != backgammon.NeedRoll {
+		return false, fmt.Errorf("genresign: not at the start of a turn (waiting for %v)", d)
+	}
+	return b.Knows(ctx, CmdGenResign)
 }
 
 // TurnStart is what the player on roll answered at the start of its turn
@@ -114,10 +114,7 @@ type TurnStart struct {
 // acted on. An engine that does not know genresign is asked nothing here.
 // The error is genresign's (or set_position's).
 func (b *Client) DecideTurnStart(ctx context.Context, st *backgammon.State) (TurnStart, error) {
-	if d := st.Decision(); d != backgammon.DecideCube && d != backgammon.NeedRoll {
-		return TurnStart{}, fmt.Errorf("genresign: not at the start of a turn (waiting for %v)", d)
-	}
-	if k, err := b.Knows(ctx, CmdGenResign); err != nil || !k {
+	if ask, err := b.asksResign(ctx, st); err != nil || !ask {
 		return TurnStart{}, err
 	}
 	pos, mid := gnubgid.Encode(st)
