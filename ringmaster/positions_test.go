@@ -91,6 +91,14 @@ func TestBackgammonPositionsSuite(t *testing.T) {
 			t.Errorf("pair %d: first rolls %s and %s, want the same dice", k, rolls[0], rolls[1])
 		}
 	}
+	// Every game is judged from its start position (the records name it
+	// in their comment; the moves replay from there, not from the opening).
+	for _, rm := range []*ringmaster.Ringmaster{a, b} {
+		rep, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{})
+		if err != nil || rep.Analysed != 20 || len(rep.Failed) > 0 {
+			t.Fatalf("analyse %s: %d of 20 games analysed, failed %v, %v", rm.Comp.Code, rep.Analysed, rep.Failed, err)
+		}
+	}
 	c, err := ringmaster.Compare(context.Background(), a, b, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +107,9 @@ func TestBackgammonPositionsSuite(t *testing.T) {
 		t.Fatalf("compared %d matchups (skipped %v), want 1", len(c.Matchups), c.Skipped)
 	}
 	m := c.Matchups[0]
+	if m.Analysed != 20 || m.LuckAdjustedDifference.Samples != 10 {
+		t.Errorf("compare: %d games analysed in both, %d pairs luck-adjusted; want 20 and 10", m.Analysed, m.LuckAdjustedDifference.Samples)
+	}
 	pa, pb := firstPlayerPoints(t, a.DBPath(), "p"), firstPlayerPoints(t, b.DBPath(), "p")
 	var sum float64
 	for n := range 20 {

@@ -355,23 +355,25 @@ type walker struct {
 }
 
 func (w *walker) visit(p *record.Position) error {
+	s := p.State
 	if p.GameIndex != len(w.rep.Games)-1 {
+		// The game's first action: StartGame has run (and the start
+		// position is set up), so the state is this game's.
 		w.rep.Games = append(w.rep.Games, GameReport{Number: p.GameIndex + 1, ScoreBefore: p.Game.ScoreBefore})
-		w.startMWC = append(w.startMWC, math.NaN())
+		w.startMWC = append(w.startMWC, w.a.gameStartMWC(s))
 		w.doubled = false
 	}
-	s := p.State
 	g := &w.rep.Games[len(w.rep.Games)-1]
+	// Only the opening roll comes without a cube decision before it and
+	// with no doublets possible; a game set up at a position (Game.Start)
+	// has none.
+	opening := p.ActionIndex == 0 && p.Game.Start == ""
 	switch p.Action.Kind {
 	case record.Move, record.Roll:
-		if p.ActionIndex == 0 {
-			// StartGame has run: the state is this game's.
-			w.startMWC[len(w.startMWC)-1] = w.a.gameStartMWC(s)
-		}
 		if p.Action.Kind == record.Roll {
 			return nil
 		}
-		if !w.doubled && p.ActionIndex > 0 {
+		if !w.doubled && !opening {
 			before := *s
 			before.Dice = [2]int{}
 			if w.a.cubeAlive(&before) {
@@ -385,7 +387,7 @@ func (w *walker) visit(p *record.Position) error {
 			}
 		}
 		w.doubled = false
-		d, err := w.a.chequer(s, p.Board, p.Move, p.ActionIndex == 0)
+		d, err := w.a.chequer(s, p.Board, p.Move, opening)
 		if err != nil {
 			return err
 		}

@@ -28,43 +28,50 @@ func botMatch(t testing.TB, r backgammon.Rules, games int, seed uint64, bots [2]
 		if err := b.Roll(first, d0, d1); err != nil {
 			t.Fatal(err)
 		}
-		for s.GameState == backgammon.GamePlaying {
-			var err error
-			switch s.Decision() {
-			case backgammon.DecideCube, backgammon.NeedRoll:
-				var dbl bool
-				if s.Decision() == backgammon.DecideCube {
-					dbl, err = bots[s.Move].Double(s)
-				}
-				if err == nil {
-					if dbl {
-						err = b.Double(s.Move)
-					} else {
-						d0, d1 := dice.Roll()
-						err = b.Roll(s.Move, d0, d1)
-					}
-				}
-			case backgammon.DecideTake:
-				var ans backgammon.Answer
-				if ans, err = bots[s.Turn].Take(s); err == nil {
-					switch ans {
-					case backgammon.Take:
-						err = b.Take(s.Turn)
-					case backgammon.Beaver:
-						err = b.Beaver(s.Turn)
-					default:
-						err = b.Drop(s.Turn)
-					}
-				}
-			case backgammon.DecideMove:
-				var m backgammon.Move
-				if m, _, err = bots[s.Move].Move(s); err == nil {
-					err = b.Play(s.Move, m)
+		playOut(t, b, dice, bots)
+	}
+}
+
+// playOut plays the game in progress in b to its end.
+func playOut(t testing.TB, b *record.Builder, dice *backgammon.Dice, bots [2]*bgbot.Bot) {
+	t.Helper()
+	s := b.State()
+	for s.GameState == backgammon.GamePlaying {
+		var err error
+		switch s.Decision() {
+		case backgammon.DecideCube, backgammon.NeedRoll:
+			var dbl bool
+			if s.Decision() == backgammon.DecideCube {
+				dbl, err = bots[s.Move].Double(s)
+			}
+			if err == nil {
+				if dbl {
+					err = b.Double(s.Move)
+				} else {
+					d0, d1 := dice.Roll()
+					err = b.Roll(s.Move, d0, d1)
 				}
 			}
-			if err != nil {
-				t.Fatal(err)
+		case backgammon.DecideTake:
+			var ans backgammon.Answer
+			if ans, err = bots[s.Turn].Take(s); err == nil {
+				switch ans {
+				case backgammon.Take:
+					err = b.Take(s.Turn)
+				case backgammon.Beaver:
+					err = b.Beaver(s.Turn)
+				default:
+					err = b.Drop(s.Turn)
+				}
 			}
+		case backgammon.DecideMove:
+			var m backgammon.Move
+			if m, _, err = bots[s.Move].Move(s); err == nil {
+				err = b.Play(s.Move, m)
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }
@@ -195,5 +202,55 @@ func TestCountsAsGnubg(t *testing.T) {
 		t.Logf("player %d: chequer %.1f mEMG, cube %.1f mEMG over %d close of %d; luck %+.3f EMG (%+.1f mEMG/move) %s; result %+.3f, luck-adjusted %+.3f",
 			p, 1000*st.ChequerErrorRate(), 1000*st.CubeErrorRate(), st.CloseCube, st.CubeDecisions,
 			st.Luck, 1000*st.LuckRate(), st.LuckLabel(), st.Result, st.LuckAdjusted)
+	}
+}
+
+// A game set up at a position (Game.Start, as a suite of start positions
+// plays them) has no opening roll: the cube decision of the player on
+// roll before the first roll is judged like any other, and in a match the
+// game's result runs from the match winning chance at that position's
+// start, even when the first action is a double.
+func TestGameFromStartPosition(t *testing.T) {
+	const start = "73YLAABtuYEBYA:UQlgAAAAAAAE" // examples/positions/trailing.txt
+	money := backgammon.Rules{Variant: backgammon.Standard, Cube: true}
+	b := record.NewBuilder([2]string{"zero", "one"}, money)
+	if err := b.StartAt(start); err != nil {
+		t.Fatal(err)
+	}
+	onRoll := b.State().Move
+	if !b.State().CanDouble() {
+		t.Fatalf("%s: the player on roll may not double", start)
+	}
+	playOut(t, b, backgammon.NewDice(9, 1), [2]*bgbot.Bot{newBot(t, 0, 1), newBot(t, 0, 2)})
+	rep, err := AnalyseMatch(context.Background(), b.Match(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, rep)
+	if d := rep.Games[0].Decisions[0]; d.Kind != CubeAction || d.Action != 0 || d.Player != onRoll {
+		t.Errorf("first decision %+v; want player %d's cube decision at action 0", d, onRoll)
+	}
+
+	match := backgammon.Rules{Variant: backgammon.Standard, Cube: true, MatchLength: 5, Crawford: true}
+	b = record.NewBuilder([2]string{"zero", "one"}, match)
+	if err := b.StartAt(start); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Double(onRoll); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Drop(1 - onRoll); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = AnalyseMatch(context.Background(), b.Match(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Up 1-0 to 5 from 0-0: the winner's chance rises from one half.
+	if r := rep.Games[0].Stats[onRoll].Result; !(r > 0 && r < 0.5) {
+		t.Errorf("result of a dropped double for the doubler %v; want a gain of MWC between 0 and 0.5", r)
+	}
+	if st := rep.Overall[onRoll]; st.Doubles != 1 || st.CubeDecisions != 1 {
+		t.Errorf("doubler: %d doubles, %d cube decisions; want 1 and 1", st.Doubles, st.CubeDecisions)
 	}
 }

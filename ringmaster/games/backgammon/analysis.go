@@ -83,19 +83,31 @@ type bgJudge struct {
 
 func (j *bgJudge) Name() string { return fmt.Sprintf("bgbot %d-ply", j.a.Plies()) }
 
-// Analyse reads the SGF record (which keeps every rule in force; the .mat
-// format loses Jacoby and beavers) or else the .mat, replays it through
-// the rules and judges it.
+// Analyse reads the SGF record or else the .mat, replays it through the
+// rules and judges it. A game set up at a position replays from the .mat:
+// SGF moves name the points a checker passes, and an SGF reader, which
+// cannot know the start position, marks the hits as the standard start
+// would have them, where the .mat's moves mark the ones the referee saw.
 func (j *bgJudge) Analyse(ctx context.Context, records map[string]string) (judge.Analysis, error) {
-	var m *record.Match
-	var err error
-	switch {
-	case records["sgf"] != "":
-		m, err = sgf.Read(strings.NewReader(records["sgf"]))
-	case records["mat"] != "":
-		m, err = mat.Read(strings.NewReader(records["mat"]))
-	default:
+	read := func(format string) (*record.Match, error) {
+		r := strings.NewReader(records[format])
+		if format == "sgf" {
+			return sgf.Read(r)
+		}
+		return mat.Read(r)
+	}
+	format := "sgf"
+	if records["sgf"] == "" {
+		format = "mat"
+	}
+	if records[format] == "" {
 		return judge.Analysis{}, errors.New("no .sgf or .mat record")
+	}
+	m, err := read(format)
+	if err == nil && restoreStart(m) && format == "sgf" && records["mat"] != "" {
+		if m, err = read("mat"); err == nil {
+			restoreStart(m)
+		}
 	}
 	if err != nil {
 		return judge.Analysis{}, fmt.Errorf("read record: %w", err)

@@ -61,7 +61,7 @@ func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcom
 		if start := rec.Games[0].Start; start != "" {
 			// Neither .mat nor SGF can set up a position: the comment
 			// names it (gnubg's position and match IDs).
-			rec.Comment = strings.TrimSpace(rec.Comment + "\ngame 1 starts at " + start)
+			rec.Comment = strings.TrimSpace(rec.Comment + "\n" + startNote + start)
 		}
 		if o.Settled != nil {
 			// .mat has no game comments: the match comment says why the
@@ -80,6 +80,26 @@ func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcom
 		}
 	}
 	return g
+}
+
+// startNote begins the line of a record's match comment that names the
+// position its first game began at.
+const startNote = "game 1 starts at "
+
+// restoreStart gives the first game of m, read from a record the referee
+// wrote, the start position its match comment names (startNote), so that
+// the game replays from there, and reports whether there was one.
+func restoreStart(m *record.Match) bool {
+	if len(m.Games) == 0 || m.Games[0].Start != "" {
+		return false
+	}
+	for _, line := range strings.Split(m.Comment, "\n") {
+		if start, ok := strings.CutPrefix(strings.TrimSpace(line), startNote); ok {
+			m.Games[0].Start = strings.TrimSpace(start)
+			return true
+		}
+	}
+	return false
 }
 
 // Records writes a match record as .mat and SGF text by format name.
