@@ -40,6 +40,11 @@ func (j *gnubgJudge) Analyse(ctx context.Context, records map[string]string) (ju
 	if err != nil {
 		return judge.Analysis{}, fmt.Errorf("read record: %w", err)
 	}
+	if restoreStart(m) {
+		// gnubg would replay the moves from the opening position.
+		return judge.Analysis{}, fmt.Errorf("game 1 starts at %s, a position gnubg's .mat import cannot set up: judge it with bgbot (--judge bgbot:%d)",
+			m.Games[0].Start, j.j.Plies())
+	}
 	names, st, err := j.j.AnalyseMat(ctx, text)
 	if err != nil {
 		return judge.Analysis{}, err
