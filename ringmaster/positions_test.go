@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/gamemill/gamemill/competitions"
+	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/ringmaster"
+	"github.com/gamemill/gamemill/ringmaster/judge"
 )
 
 // positionsControl plays a 10-position suite: 20 games, each position
@@ -117,5 +119,38 @@ func TestBackgammonPositionsSuite(t *testing.T) {
 	}
 	if m.Games != 20 || m.Difference.Samples != 10 || m.Difference.Mean != sum/20 {
 		t.Errorf("compare: %d games, %d pairs, difference %v; want 20 games, 10 pairs, %v", m.Games, m.Difference.Samples, m.Difference.Mean, sum/20)
+	}
+}
+
+// TestPositionsSuiteGnubgJudge: gnubg, given the SGF records of games from
+// start positions (which set each position up), replays the same boards
+// as the referee: for each side it counts the same moves, forced and
+// unforced, as bgbot's judge, which replays them through our rules.
+func TestPositionsSuiteGnubgJudge(t *testing.T) {
+	peertest.Gnubg(t)
+	suite, err := os.ReadFile("../examples/positions/trailing.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "trailing.txt"), suite, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rm := runVariant(t, dir, "a.toml", strings.Replace(positionsControl, "BOT", `["--level", "net", "--noise", "0.2", "--seed", "1"]`, 1), false)
+	judged := map[string]*ringmaster.AnalysisReport{}
+	for _, spec := range []judge.Spec{{Engine: "gnubg"}, {Plies: 0}} {
+		rep, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Judge: spec, Parallel: 2})
+		if err != nil || rep.Analysed != 20 || len(rep.Failed) > 0 {
+			t.Fatalf("analyse with %v: %d of 20 games analysed, failed %v, %v", spec, rep.Analysed, rep.Failed, err)
+		}
+		judged[spec.Engine] = rep
+	}
+	for side := range 2 {
+		for _, fig := range []string{"total_moves", "unforced_moves"} {
+			g, b := judged["gnubg"].Matchups[0].Sides[side].Figures[fig], judged[""].Matchups[0].Sides[side].Figures[fig]
+			if g != b || g == 0 {
+				t.Errorf("side %d: %s %v by gnubg, %v by bgbot", side, fig, g, b)
+			}
+		}
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/record"
 )
 
@@ -180,15 +182,29 @@ func readGame(m *record.Match, rules **backgammon.Rules, nodes []*Node, ti int, 
 	pendingDice := [2]int{}
 	pendingPlayer := -1
 	doubled := false
+	var set *setup // a position set up before the game's first action
 	for ni, n := range nodes {
 		if ni == 0 {
 			continue
 		}
 		for _, pr := range n.Props {
 			switch pr.ID {
-			case "AB", "AW", "AE", "CO", "CV":
+			case "AB", "AW", "AE", "CP", "CV":
+				if len(g.Actions) > 0 {
+					return g, nodeErr(n, "setup property %s after the game's first action is not supported", pr.ID)
+				}
+				if set == nil {
+					set = &setup{board: variantOf(*rules).StartBoard(), mover: -1, cube: 1, owner: -1}
+				}
+				if err := set.apply(pr); err != nil {
+					return g, nodeErr(n, "%s: %v", pr.ID, err)
+				}
+			case "CO":
 				return g, nodeErr(n, "setup property %s is not supported", pr.ID)
 			}
+		}
+		if pl, ok := n.Value("PL"); ok && set != nil && len(g.Actions) == 0 {
+			set.mover = map[string]int{"W": 0, "B": 1}[pl]
 		}
 		if v, ok := n.Value("DI"); ok {
 			d, err := parseDice(v)
@@ -219,6 +235,11 @@ func readGame(m *record.Match, rules **backgammon.Rules, nodes []*Node, ti int, 
 		if player < 0 {
 			continue
 		}
+		if len(g.Actions) == 0 && set != nil {
+			if err := set.begin(&g, &board, player, length, *rules); err != nil {
+				return g, nodeErr(n, "set-up position: %v", err)
+			}
+		}
 		a := record.Action{Player: player}
 		a.Comment, _ = n.Value("C")
 		switch strings.ToLower(strings.TrimSpace(val)) {
@@ -243,7 +264,7 @@ func readGame(m *record.Match, rules **backgammon.Rules, nodes []*Node, ti int, 
 			if err != nil {
 				return g, nodeErr(n, "move %s[%s]: %v", map[int]string{0: "W", 1: "B"}[player], val, err)
 			}
-			if ni == 1 || len(g.Actions) == 0 {
+			if len(g.Actions) == 0 && set == nil {
 				board = variantOf(*rules).StartBoard()
 			}
 			view := board
@@ -275,9 +296,104 @@ func readGame(m *record.Match, rules **backgammon.Rules, nodes []*Node, ti int, 
 		g.Actions = append(g.Actions, a)
 	}
 	if pendingPlayer >= 0 {
+		if len(g.Actions) == 0 && set != nil {
+			if err := set.begin(&g, &board, pendingPlayer, length, *rules); err != nil {
+				return g, nodeErr(nodes[len(nodes)-1], "set-up position: %v", err)
+			}
+		}
 		g.Actions = append(g.Actions, record.Action{Player: pendingPlayer, Kind: record.Roll, Dice: pendingDice})
 	}
 	return g, nil
+}
+
+// setup is a position set up by gnubg's setup properties before a game's
+// first action: AE empties points, AB and AW add Black's (player 1's) and
+// White's (player 0's) checkers, one per letter (a point list's a:c covers
+// a to c; y is the bar), PL names the player on roll, CV and CP give the
+// cube's value and its owner (c centred, w, b). The board starts as the
+// variant's start, as in gnubg.
+type setup struct {
+	board backgammon.Board // seen from player 0, as readGame keeps it
+	mover int              // from PL, -1 if none
+	cube  int
+	owner int // -1 centred
+}
+
+func (s *setup) apply(pr Property) error {
+	switch pr.ID {
+	case "CV":
+		v, err := strconv.Atoi(strings.TrimSpace(pr.Values[0]))
+		if err != nil || v < 1 || v > 1<<15 || v&(v-1) != 0 {
+			return fmt.Errorf("want a power of two, got %q", pr.Values[0])
+		}
+		s.cube = v
+		return nil
+	case "CP":
+		owner, ok := map[string]int{"c": -1, "w": 0, "b": 1}[strings.ToLower(strings.TrimSpace(pr.Values[0]))]
+		if !ok {
+			return fmt.Errorf("want c, w or b, got %q", pr.Values[0])
+		}
+		s.owner = owner
+		return nil
+	}
+	for _, v := range pr.Values {
+		from, to, isRange := strings.Cut(strings.TrimSpace(v), ":")
+		if !isRange {
+			to = from
+		}
+		if len(from) != 1 || len(to) != 1 || from[0] < 'a' || to[0] > 'y' || from[0] > to[0] {
+			return fmt.Errorf("bad point %q (want a to y, or a range such as a:y)", v)
+		}
+		for c := from[0]; c <= to[0]; c++ {
+			for player := range 2 {
+				if pr.ID == "AE" || pr.ID == "AW" && player == 0 || pr.ID == "AB" && player == 1 {
+					p, _ := point(c, player)
+					side := [2]int{backgammon.OnRoll, backgammon.Opponent}[player]
+					i := p - 1
+					if p == 25 {
+						i = backgammon.BarIndex
+					}
+					if pr.ID == "AE" {
+						s.board[side][i] = 0
+					} else {
+						s.board[side][i]++
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// begin sets game g up at the position (its Start, gnubg's "position
+// ID:match ID") once its first action, by player, is read, and makes it
+// the board readGame marks hits on.
+// rules are the match's so far: nil without RU, which means the defaults.
+func (s *setup) begin(g *record.Game, board *backgammon.Board, player, length int, rules *backgammon.Rules) error {
+	r := record.DefaultRules(length)
+	if rules != nil {
+		r = *rules
+	}
+	mover := s.mover
+	if mover < 0 {
+		mover = player
+	}
+	view := s.board
+	if mover == 1 {
+		view = view.Swap()
+	}
+	owner := gnubgid.CubeCentred
+	if s.owner >= 0 {
+		owner = s.owner
+	}
+	key := gnubgid.MatchKey{CubeLog2: bits.Len(uint(s.cube)) - 1, CubeOwner: owner, DiceOwner: mover, Turn: mover,
+		Crawford: g.Crawford, GameState: int(backgammon.GamePlaying), MatchLength: length, Score: g.ScoreBefore, JacobyOff: !r.Jacoby}
+	start := gnubgid.EncodePosition(view) + ":" + gnubgid.EncodeMatchKey(key)
+	if _, err := record.DecodeStart(start, r); err != nil {
+		return err
+	}
+	g.Start, *board = start, s.board
+	return nil
 }
 
 func variantOf(r *backgammon.Rules) backgammon.Variant {
@@ -425,11 +541,58 @@ func Write(w io.Writer, m *record.Match) error {
 		if g.Comment != "" {
 			fmt.Fprintf(&out, "C[%s]", Escape(g.Comment))
 		}
+		if g.Start != "" {
+			if err := writeSetup(&out, g.Start, m.Rules); err != nil {
+				return fmt.Errorf("sgf: write: game %d: %w", i+1, err)
+			}
+		}
 		out.WriteString(bodies[i].String())
 		out.WriteString(")\n")
 	}
 	if _, err := io.WriteString(w, out.String()); err != nil {
 		return fmt.Errorf("sgf: write: %w", err)
+	}
+	return nil
+}
+
+// writeSetup writes a game's start position (gnubg's "position ID:match
+// ID") as gnubg's setup nodes: the player on roll and the checkers, then
+// the cube where it is not centred at 1.
+func writeSetup(out *strings.Builder, start string, rules backgammon.Rules) error {
+	at, err := record.DecodeStart(start, rules)
+	if err != nil {
+		return fmt.Errorf("start %q: %w", start, err)
+	}
+	colour := [2]string{"W", "B"}
+	fmt.Fprintf(out, "\n;PL[%s]AE[a:y]", colour[at.Move])
+	for _, player := range []int{0, 1} {
+		side := at.Board[backgammon.Opponent]
+		if player == at.Move {
+			side = at.Board[backgammon.OnRoll]
+		}
+		total := 0
+		for _, n := range side {
+			total += int(n)
+		}
+		if total == 0 {
+			continue
+		}
+		fmt.Fprintf(out, "A%s", colour[player])
+		for i, n := range side {
+			p := i + 1
+			if i == backgammon.BarIndex {
+				p = 25
+			}
+			for range n {
+				fmt.Fprintf(out, "[%c]", letter(p, player))
+			}
+		}
+	}
+	if at.CubeValue > 1 {
+		fmt.Fprintf(out, "\n;CV[%d]", at.CubeValue)
+	}
+	if at.CubeOwner == 0 || at.CubeOwner == 1 {
+		fmt.Fprintf(out, "\n;CP[%s]", strings.ToLower(colour[at.CubeOwner]))
 	}
 	return nil
 }

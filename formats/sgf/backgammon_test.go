@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/gamemill/gamemill/engine/backgammon"
+	"github.com/gamemill/gamemill/formats/gnubgid"
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/record/recordtest"
@@ -103,7 +105,11 @@ func TestReadErrors(t *testing.T) {
 		{"bad dice", root + ";B[71hefe]\n)", "line 2, column 1: move B[71hefe]: want two dice"},
 		{"move from off", root + ";B[31zefe]\n)", "line 2, column 1: move B[31zefe]: a checker cannot move from off"},
 		{"both colours", root + ";B[double]W[take]\n)", "line 2, column 1: both W and B"},
-		{"setup", root + ";AB[aa]\n)", "line 2, column 1: setup property AB"},
+		{"setup point", root + ";AB[aa]\n;W[31hefe])", "line 2, column 1: AB: bad point \"aa\""},
+		{"setup after a move", root + ";W[31hefe]\n;AB[a]\n)", "line 3, column 1: setup property AB after the game's first action"},
+		{"cube value", root + ";CV[3]\n;W[31hefe])", "line 2, column 1: CV: want a power of two"},
+		{"cube owner", root + ";CP[x]\n;W[31hefe])", "line 2, column 1: CP: want c, w or b"},
+		{"setup checkers", root + ";AE[a:y]AW[a:x]\n;W[31hefe])", "line 3, column 1: set-up position:"},
 		{"bad result", "(;GM[6]MI[length:1]RE[X+1])", "line 1, column 2: result RE[X+1]"},
 		{"bad MI", "(;GM[6]MI[length:x])", "line 1, column 2: MI length"},
 		{"game number", "(;GM[6]MI[length:1][game:3])", "MI game:3 in game tree 1"},
@@ -162,4 +168,56 @@ func TestGnubgLoadsOurSGF(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSetUpPositions reads a game gnubg saved after setting a position up
+// (set board, set turn, set cube value and owner; testdata/
+// gnubg-setup-7pt.sgf): the game starts there (Game.Start) and replays to
+// gnubg's result, and writing it gives gnubg's own setup nodes, which read
+// back the same.
+func TestSetUpPositions(t *testing.T) {
+	const file = "testdata/gnubg-setup-7pt.sgf"
+	m := recordtest.Replayed(t, recordtest.Load(t, sgf.Read, file))
+	g := m.Games[0]
+	at, err := record.DecodeStart(g.Start, m.Rules)
+	if err != nil {
+		t.Fatalf("start %q: %v", g.Start, err)
+	}
+	if pos := gnubgid.EncodePosition(at.Board); pos != "73YLAABtuYEBYA" || at.Move != 1 || at.CubeValue != 2 || at.CubeOwner != 1 || m.MatchLength != 7 {
+		t.Errorf("start %s: position %s, player %d on roll, cube %d owned by %d, match to %d; want 73YLAABtuYEBYA, 1, 2, 1, 7",
+			g.Start, pos, at.Move, at.CubeValue, at.CubeOwner, m.MatchLength)
+	}
+	if g.Winner != 0 || g.Points != 4 || g.End != backgammon.GameResigned || len(g.Actions) < 10 {
+		t.Errorf("game: %d actions, won by %d for %d (%v); want W+4R", len(g.Actions), g.Winner, g.Points, g.End)
+	}
+	var buf bytes.Buffer
+	if err := sgf.Write(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setup []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, ";PL[B]AE") || strings.HasPrefix(line, ";CV") || strings.HasPrefix(line, ";CP") {
+			setup = append(setup, line)
+		}
+	}
+	if want := strings.Join(setup, "\n"); len(setup) != 3 || !strings.Contains(buf.String(), "\n"+want+"\n") {
+		t.Errorf("written:\n%s\nwant gnubg's setup nodes:\n%s", buf.String(), want)
+	}
+	again := recordtest.Replayed(t, recordtest.Load(t, sgf.Read, writeTemp(t, buf.Bytes())))
+	if again.Games[0].Start != g.Start || !reflect.DeepEqual(again.Games[0].Actions, g.Actions) {
+		t.Errorf("read back: start %s, %d actions; want %s, %d", again.Games[0].Start, len(again.Games[0].Actions), g.Start, len(g.Actions))
+	}
+}
+
+func writeTemp(t *testing.T, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "game.sgf")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -2,6 +2,7 @@ package sgf_test
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"testing"
 
@@ -15,6 +16,10 @@ import (
 func FuzzParseSGF(f *testing.F) {
 	f.Add([]byte("(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n;B[double]\n;W[drop])"))
 	f.Add([]byte("(;C[a\\]b\\\n](;B[x])(;W[y]))"))
+	f.Add([]byte("(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]PW[a]PB[b]\n;PL[B]AE[a:y]AW[a:f]AB[x][w]\n;CV[2]\n;CP[b]\n;B[31wvxw])"))
+	if data, err := os.ReadFile("testdata/gnubg-setup-7pt.sgf"); err == nil {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		trees, err := sgf.Parse(data)
 		if err != nil {

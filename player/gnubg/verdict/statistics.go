@@ -35,9 +35,9 @@ func (s Statistics) Players() [2]Player {
 	return ps
 }
 
-// AnalyseStatistics runs gnubg (binary) on one .mat file, analysing
-// chequer play and cube decisions plies deep with luck, and reads its
-// statistics of the record. gnubg runs in a folder of its own, removed
+// AnalyseStatistics runs gnubg (binary) on one record, a .mat file or (by
+// its name's .sgf) gnubg's SGF, analysing chequer play and cube decisions
+// plies deep with luck, and reads its statistics of the record. gnubg runs in a folder of its own, removed
 // afterwards, so that nothing it writes is left behind.
 func AnalyseStatistics(ctx context.Context, binary, file string, plies int) (Statistics, error) {
 	fail := func(err error) (Statistics, error) {
@@ -55,8 +55,12 @@ func AnalyseStatistics(ctx context.Context, binary, file string, plies int) (Sta
 		return fail(err)
 	}
 	defer os.RemoveAll(dir)
+	load := "import mat"
+	if strings.EqualFold(filepath.Ext(abs), ".sgf") {
+		load = "load match" // SGF, unlike .mat, can set up a position
+	}
 	script := fmt.Sprintf("set analysis chequerplay evaluation plies %d\nset analysis cubedecision evaluation plies %d\n"+
-		"set analysis luck on\nimport mat \"%s\"\nanalyse match\nshow statistics match\n", plies, plies, abs)
+		"set analysis luck on\n%s \"%s\"\nanalyse match\nshow statistics match\n", plies, plies, load, abs)
 	cmd := exec.CommandContext(ctx, binary, "-t", "-q")
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(script)

@@ -84,10 +84,11 @@ type bgJudge struct {
 func (j *bgJudge) Name() string { return fmt.Sprintf("bgbot %d-ply", j.a.Plies()) }
 
 // Analyse reads the SGF record or else the .mat, replays it through the
-// rules and judges it. A game set up at a position replays from the .mat:
-// SGF moves name the points a checker passes, and an SGF reader, which
-// cannot know the start position, marks the hits as the standard start
-// would have them, where the .mat's moves mark the ones the referee saw.
+// rules and judges it. A game whose start position only the match comment
+// names (an SGF without gnubg's setup nodes) replays from the .mat: SGF
+// moves name the points a checker passes, and a reader that does not know
+// the position marks the hits the standard start would have, where the
+// .mat's moves mark the ones the referee saw.
 func (j *bgJudge) Analyse(ctx context.Context, records map[string]string) (judge.Analysis, error) {
 	read := func(format string) (*record.Match, error) {
 		r := strings.NewReader(records[format])

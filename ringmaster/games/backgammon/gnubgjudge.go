@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gamemill/gamemill/formats/mat"
+	"github.com/gamemill/gamemill/formats/sgf"
 	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/judge/gnubgjudge"
 )
@@ -30,7 +31,8 @@ func (j *gnubgJudge) Name() string { return fmt.Sprintf("gnubg %d-ply", j.j.Plie
 
 // Analyse has gnubg judge the .mat record (gnubg imports .mat; the rules
 // the format does not keep, Jacoby and beavers in money play, are gnubg's
-// defaults).
+// defaults), or the SGF record for a game set up at a position, which .mat
+// cannot hold.
 func (j *gnubgJudge) Analyse(ctx context.Context, records map[string]string) (judge.Analysis, error) {
 	text := records["mat"]
 	if text == "" {
@@ -40,12 +42,17 @@ func (j *gnubgJudge) Analyse(ctx context.Context, records map[string]string) (ju
 	if err != nil {
 		return judge.Analysis{}, fmt.Errorf("read record: %w", err)
 	}
+	analyse := j.j.AnalyseMat
 	if restoreStart(m) {
-		// gnubg would replay the moves from the opening position.
-		return judge.Analysis{}, fmt.Errorf("game 1 starts at %s, a position gnubg's .mat import cannot set up: judge it with bgbot (--judge bgbot:%d)",
-			m.Games[0].Start, j.j.Plies())
+		start := m.Games[0].Start
+		if m, err = sgf.Read(strings.NewReader(records["sgf"])); err != nil || len(m.Games) == 0 || m.Games[0].Start == "" {
+			// gnubg would replay the moves from the opening position.
+			return judge.Analysis{}, fmt.Errorf("game 1 starts at %s, and no SGF record sets it up for gnubg: judge it with bgbot (--judge bgbot:%d)",
+				start, j.j.Plies())
+		}
+		text, analyse = records["sgf"], j.j.AnalyseSGF
 	}
-	names, st, err := j.j.AnalyseMat(ctx, text)
+	names, st, err := analyse(ctx, text)
 	if err != nil {
 		return judge.Analysis{}, err
 	}

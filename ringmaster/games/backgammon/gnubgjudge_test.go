@@ -8,9 +8,9 @@ import (
 	"github.com/gamemill/gamemill/ringmaster/judge/gnubgjudge"
 )
 
-// A game from a start position is refused by the gnubg judge, whose .mat
-// import would replay its moves from the opening position, before gnubg
-// is run.
+// A game from a start position with no SGF record to set it up is refused
+// by the gnubg judge, whose .mat import would replay its moves from the
+// opening position, before gnubg is run.
 func TestGnubgJudgeRefusesStartPositions(t *testing.T) {
 	const rec = `; [Event "suite p_00"]
 

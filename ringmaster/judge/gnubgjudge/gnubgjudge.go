@@ -48,13 +48,23 @@ func (j *Judge) Plies() int { return j.plies }
 // the record names them and their statistics. Resignations are not
 // counted (gnubg's statistics have no such line).
 func (j *Judge) AnalyseMat(ctx context.Context, mat string) ([2]string, [2]analysis.Stats, error) {
+	return j.analyse(ctx, mat, "game.mat")
+}
+
+// AnalyseSGF is AnalyseMat for a record in gnubg's SGF, which can start a
+// game at a set-up position.
+func (j *Judge) AnalyseSGF(ctx context.Context, sgf string) ([2]string, [2]analysis.Stats, error) {
+	return j.analyse(ctx, sgf, "game.sgf")
+}
+
+func (j *Judge) analyse(ctx context.Context, text, name string) ([2]string, [2]analysis.Stats, error) {
 	dir, err := os.MkdirTemp("", "gnubgjudge")
 	if err != nil {
 		return [2]string{}, [2]analysis.Stats{}, fmt.Errorf("gnubg judge: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "game.mat")
-	if err := os.WriteFile(file, []byte(mat), 0o600); err != nil {
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
 		return [2]string{}, [2]analysis.Stats{}, fmt.Errorf("gnubg judge: %w", err)
 	}
 	s, err := verdict.AnalyseStatistics(ctx, j.binary, file, j.plies)
