@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -67,6 +68,23 @@ func TestAnalyseCommand(t *testing.T) {
 	if code != exitOK || errs != "" || json.Unmarshal([]byte(stdout), &js) != nil || js.Analysed != 2 || js.Now != 0 ||
 		len(js.Players) != 2 || js.Players[0]["name"] != "a" {
 		t.Errorf("analyse --json: exit %d, %+v\n%s\n%s", code, js, stdout, errs)
+	}
+
+	// A game whose record cannot be replayed is listed, the others are
+	// reported, and the exit status says that not all were judged.
+	db, err := sql.Open("sqlite", filepath.Join(dir, "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Exec(`UPDATE records SET text = 'not a record' WHERE game_id = (SELECT MIN(game_id) FROM records)`)
+	if n, _ := res.RowsAffected(); err != nil || n == 0 {
+		t.Fatalf("spoiling a record: %v (%d rows)", err, n)
+	}
+	code, stdout, errs = runMain(t, "analyse", ctl, "--plies", "1", "-q")
+	if code != exitError || !strings.Contains(stdout, "c: 1 game analysed by bgbot 1-ply") ||
+		!strings.Contains(errs, "1 of 2 games could not be judged") {
+		t.Errorf("analyse with a spoilt record: exit %d\n%s\n%s", code, stdout, errs)
 	}
 }
 

@@ -209,10 +209,20 @@ func analyseFlags(fs *pflag.FlagSet) func(context.Context, *ringmaster.Ringmaste
 		if err != nil {
 			return err
 		}
+		write := rep.WriteText
 		if *asJSON {
-			return rep.WriteJSON(o.stdout)
+			write = rep.WriteJSON
 		}
-		return rep.WriteText(o.stdout)
+		if err := write(o.stdout); err != nil {
+			return err
+		}
+		if len(rep.Failed) > 0 {
+			// The report stands for the games judged; the status says it
+			// is not all of them.
+			return fmt.Errorf("%d of %d games could not be judged (%s)", len(rep.Failed), len(rep.Failed)+rep.Analysed,
+				strings.Join(rep.Failed, "; "))
+		}
+		return nil
 	}
 }
 
