@@ -40,6 +40,9 @@ type Comparison struct {
 type MatchupComparison struct {
 	ID       string
 	Settings string
+	// SettingsB are the second competition's settings where they differ
+	// (CompareOptions.AcrossSettings), else empty.
+	SettingsB string
 	// Players are the matchup's players in each competition, first
 	// player first.
 	Players [2][2]string
@@ -63,13 +66,27 @@ type sideResult struct {
 	analysed     bool
 }
 
+// CompareOptions are what Compare may be told.
+type CompareOptions struct {
+	// Plies is the depth of the analyses behind the luck-adjusted figures
+	// (`ringmaster analyse --plies N` makes them).
+	Plies int
+	// AcrossSettings pairs a matchup's games even where its settings
+	// differ between the two (races settled against played out, say): the
+	// games still share their dice, so the difference measures what the
+	// settings change. The dice are shared game by game only where both
+	// pair their games or neither does.
+	AcrossSettings bool
+}
+
 // Compare pairs the finished games of two competitions of the same game
 // and seed by matchup id and game number, and compares their first
-// players' results; analyses stored at plies give the luck-adjusted
-// figures (`ringmaster analyse --plies N` makes them). A matchup whose
-// settings differ, or that only one competition has, is skipped with a
+// players' results; the analyses stored at opts.Plies give the
+// luck-adjusted figures. A matchup that only one competition has, or
+// whose settings differ (unless opts.AcrossSettings), is skipped with a
 // reason.
-func Compare(ctx context.Context, a, b *Ringmaster, plies int) (*Comparison, error) {
+func Compare(ctx context.Context, a, b *Ringmaster, opts CompareOptions) (*Comparison, error) {
+	plies := opts.Plies
 	if a.Comp.Game != b.Comp.Game {
 		return nil, fmt.Errorf("%s plays %s and %s plays %s: nothing to compare", a.Comp.Path, a.Comp.Game, b.Comp.Path, b.Comp.Game)
 	}
@@ -107,8 +124,11 @@ func Compare(ctx context.Context, a, b *Ringmaster, plies int) (*Comparison, err
 		case ma == nil:
 			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: only in %s", id, c.Competitions[1]))
 			continue
-		case ma.Settings.Canonical() != mb.Settings.Canonical():
-			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: settings differ (%s; %s)", id, ma.Settings.Describe(), mb.Settings.Describe()))
+		case ma.Settings.Canonical() != mb.Settings.Canonical() && !opts.AcrossSettings:
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: settings differ (%s; %s; --across-settings compares them)", id, ma.Settings.Describe(), mb.Settings.Describe()))
+			continue
+		case ma.Settings.PairedGames() != mb.Settings.PairedGames():
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: one pairs its games on the same dice and the other does not (%s; %s)", id, ma.Settings.Describe(), mb.Settings.Describe()))
 			continue
 		}
 		mc := compareMatchup(ma, mb, sides[0][id], sides[1][id])
@@ -171,6 +191,9 @@ func (r *Ringmaster) firstPlayerResults(ctx context.Context, plies int) (map[str
 func compareMatchup(ma, mb *control.Matchup, ra, rb map[int]sideResult) *MatchupComparison {
 	mc := &MatchupComparison{ID: ma.ID, Settings: ma.Settings.Describe(),
 		Players: [2][2]string{{ma.PlayerA, ma.PlayerB}, {mb.PlayerA, mb.PlayerB}}}
+	if ma.Settings.Canonical() != mb.Settings.Canonical() {
+		mc.SettingsB = mb.Settings.Describe()
+	}
 	size := 1 // games per independent unit
 	if ma.Settings.PairedGames() {
 		size = 2
@@ -255,7 +278,11 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "%s against %s, seed %d: the first player's points per game, game by game on the same dice\n",
 		c.Competitions[0], c.Competitions[1], c.Seed)
 	for _, m := range c.Matchups {
-		fmt.Fprintf(&b, "\n%s (%s): %d games in both", m.ID, m.Settings, m.Games)
+		settings := m.Settings
+		if m.SettingsB != "" {
+			settings = fmt.Sprintf("%s; in %s: %s", m.Settings, c.Competitions[1], m.SettingsB)
+		}
+		fmt.Fprintf(&b, "\n%s (%s): %d games in both", m.ID, settings, m.Games)
 		if m.Analysed > 0 {
 			fmt.Fprintf(&b, ", %d analysed at %d ply in both", m.Analysed, c.Plies)
 		}
@@ -294,6 +321,7 @@ type comparisonJSON struct {
 type matchupComparisonJSON struct {
 	ID                     string           `json:"id"`
 	Settings               string           `json:"settings"`
+	SettingsB              string           `json:"settings_b,omitempty"`
 	Players                [2][2]string     `json:"players"`
 	Games                  int              `json:"games"`
 	Points                 [2]JSONInterval  `json:"points"`
@@ -315,7 +343,7 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		out.Skipped = []string{}
 	}
 	for _, m := range c.Matchups {
-		j := matchupComparisonJSON{ID: m.ID, Settings: m.Settings, Players: m.Players, Games: m.Games,
+		j := matchupComparisonJSON{ID: m.ID, Settings: m.Settings, SettingsB: m.SettingsB, Players: m.Players, Games: m.Games,
 			Points: [2]JSONInterval{intervalOf(m.Points[0]), intervalOf(m.Points[1])}, Difference: intervalOf(m.Difference),
 			Analysed: m.Analysed}
 		if m.Analysed > 0 {

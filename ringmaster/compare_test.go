@@ -111,7 +111,7 @@ func TestCompare(t *testing.T) {
 	// The same deterministic players on the same seed play the same games,
 	// so game by game nothing differs: a pairing by anything but the
 	// matchup and game number would show differences.
-	c, err := ringmaster.Compare(context.Background(), a, again, 0)
+	c, err := ringmaster.Compare(context.Background(), a, again, ringmaster.CompareOptions{Plies: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestCompare(t *testing.T) {
 		}
 	}
 
-	c, err = ringmaster.Compare(context.Background(), a, b, 0)
+	c, err = ringmaster.Compare(context.Background(), a, b, ringmaster.CompareOptions{Plies: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestCompare(t *testing.T) {
 	}
 
 	// Without analyses at the depth asked for, the raw figures alone.
-	if c, err = ringmaster.Compare(context.Background(), a, b, 1); err != nil {
+	if c, err = ringmaster.Compare(context.Background(), a, b, ringmaster.CompareOptions{Plies: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if m := c.Matchups[0]; m.Analysed != 0 || !math.IsNaN(m.LuckAdjustedDifference.Mean) || m.Games != 8 {
@@ -187,7 +187,7 @@ func TestCompare(t *testing.T) {
 	}
 
 	other := compareVariant(t, dir, "other.toml", "12", net, "0", "", false)
-	if _, err := ringmaster.Compare(context.Background(), a, other, 0); err == nil || !strings.Contains(err.Error(), "not on the same dice") {
+	if _, err := ringmaster.Compare(context.Background(), a, other, ringmaster.CompareOptions{Plies: 0}); err == nil || !strings.Contains(err.Error(), "not on the same dice") {
 		t.Errorf("different seeds: %v; want a refusal", err)
 	}
 }
@@ -214,7 +214,7 @@ func TestCompareCommand(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	want, err := ringmaster.Compare(context.Background(), a, b, 0)
+	want, err := ringmaster.Compare(context.Background(), a, b, ringmaster.CompareOptions{Plies: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func TestBackgammonPositionsSuite(t *testing.T) {
 			t.Fatalf("analyse %s: %d of 20 games analysed, failed %v, %v", rm.Comp.Code, rep.Analysed, rep.Failed, err)
 		}
 	}
-	c, err := ringmaster.Compare(context.Background(), a, b, 0)
+	c, err := ringmaster.Compare(context.Background(), a, b, ringmaster.CompareOptions{Plies: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

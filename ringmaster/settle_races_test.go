@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
+	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/internal/rmtest"
 )
 
@@ -179,7 +181,7 @@ func TestSettleRacesEndToEnd(t *testing.T) {
 		diff += stored[n].points - g.points
 		common += stored[n].points
 	}
-	c, err := ringmaster.Compare(context.Background(), a, b, 0)
+	c, err := ringmaster.Compare(context.Background(), a, b, ringmaster.CompareOptions{Plies: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +191,67 @@ func TestSettleRacesEndToEnd(t *testing.T) {
 	if m := c.Matchups[0]; m.Games != 4 || math.Abs(m.Points[0].Mean-common/4) > 1e-9 || math.Abs(m.Difference.Mean-diff/4) > 1e-9 {
 		t.Errorf("compare: %d games, points %v, difference %v; want 4, %v, %v", m.Games, m.Points[0].Mean, m.Difference.Mean, common/4, diff/4)
 	}
+
+	// The same games played out: compare refuses the matchup, whose
+	// settings differ, unless told to pair across settings; the
+	// difference is then what settling the races changed, game by game.
+	played := runVariant(t, dir, "played.toml", control(false, 8), false)
+	c, err = ringmaster.Compare(context.Background(), a, played, ringmaster.CompareOptions{})
+	if err != nil || len(c.Matchups) != 0 || len(c.Skipped) != 1 || !strings.Contains(c.Skipped[0], "--across-settings compares them") {
+		t.Fatalf("compare settled with played out: %v, %d matchups, skipped %q", err, len(c.Matchups), c.Skipped)
+	}
+	c, err = ringmaster.Compare(context.Background(), a, played, ringmaster.CompareOptions{AcrossSettings: true})
+	if err != nil || len(c.Matchups) != 1 {
+		t.Fatalf("compare --across-settings: %v, %d matchups, skipped %q", err, len(c.Matchups), c.Skipped)
+	}
+	out := settledGames(t, played.DBPath())
+	diff = 0
+	for n, g := range out {
+		if g.ending == "adjudicated" {
+			t.Errorf("game %d of the played-out competition was adjudicated", n)
+		}
+		diff += stored[n].points - g.points
+	}
+	m := c.Matchups[0]
+	if m.Games != 8 || math.Abs(m.Difference.Mean-diff/8) > 1e-9 || !strings.Contains(m.Settings, "races settled") || strings.Contains(m.SettingsB, "races settled") {
+		t.Errorf("compare --across-settings: %d games, difference %v, settings %q and %q; want 8 games, %v", m.Games, m.Difference.Mean, m.Settings, m.SettingsB, diff/8)
+	}
+
+	// Both judges judge every settled game, those settled at their start
+	// position before any action included (their SGF record sets the
+	// position up and nothing follows it), and count the same moves.
+	t.Run("judges", func(t *testing.T) {
+		peertest.Gnubg(t)
+		unplayed := 0
+		for n := range 8 {
+			data, err := os.ReadFile(filepath.Join(dir, "settled.games", fmt.Sprintf("r_%d.mat", n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), "Game 1") {
+				unplayed++
+			}
+		}
+		if unplayed == 0 {
+			t.Fatal("no game settled before any action: the suite does not test that case")
+		}
+		reports := map[string]*ringmaster.AnalysisReport{}
+		for _, spec := range []judge.Spec{{Engine: "gnubg"}, {Plies: 0}} {
+			rep, err := a.Analyse(context.Background(), ringmaster.AnalyseOptions{Judge: spec})
+			if err != nil || rep.Analysed != 8 || len(rep.Failed) > 0 {
+				t.Fatalf("analyse with %v: %d of 8 games judged, failed %v, %v", spec, rep.Analysed, rep.Failed, err)
+			}
+			reports[spec.Engine] = rep
+		}
+		for side := range 2 {
+			for _, fig := range []string{"total_moves", "unforced_moves", "result"} {
+				g, b := reports["gnubg"].Matchups[0].Sides[side].Figures[fig], reports[""].Matchups[0].Sides[side].Figures[fig]
+				if math.Abs(g-b) > 1e-9 {
+					t.Errorf("side %d: %s %v by gnubg, %v by bgbot", side, fig, g, b)
+				}
+			}
+		}
+	})
 }
 
 // TestSettleRacesRefusedInMatchPlay: settle_races in match play is a

@@ -272,8 +272,9 @@ func ratingsFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmas
 func compareFlags(fs *pflag.FlagSet) func(context.Context, []*ringmaster.Ringmaster, cmdIO) error {
 	plies := fs.Int("plies", 0, "depth of the analyses behind the luck-adjusted figures (ringmaster analyse --plies N makes them)")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (fields in docs/ringmaster.md)")
+	across := fs.Bool("across-settings", false, "pair a matchup's games even where its settings differ (say, races settled against played out): the difference is then what the settings change")
 	return func(ctx context.Context, rms []*ringmaster.Ringmaster, o cmdIO) error {
-		c, err := ringmaster.Compare(ctx, rms[0], rms[1], *plies)
+		c, err := ringmaster.Compare(ctx, rms[0], rms[1], ringmaster.CompareOptions{Plies: *plies, AcrossSettings: *across})
 		if err != nil {
 			return err
 		}

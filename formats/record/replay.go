@@ -79,8 +79,8 @@ func walkGame(m *Match, s *backgammon.State, gi int, g *Game, fill bool, visit f
 		}
 		g.ScoreBefore = s.Score
 	}
-	if len(g.Actions) == 0 {
-		return errors.New("no actions")
+	if len(g.Actions) == 0 && g.Start == "" {
+		return errors.New("no actions") // a game set up at a position may have none yet
 	}
 	if g.Start != "" {
 		if err := startAt(s, g.Start); err != nil {

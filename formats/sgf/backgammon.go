@@ -295,6 +295,12 @@ func readGame(m *record.Match, rules **backgammon.Rules, nodes []*Node, ti int, 
 		}
 		g.Actions = append(g.Actions, a)
 	}
+	if pendingPlayer < 0 && len(g.Actions) == 0 && set != nil {
+		// A position set up with nothing played after it.
+		if err := set.begin(&g, &board, max(set.mover, 0), length, *rules); err != nil {
+			return g, nodeErr(nodes[len(nodes)-1], "set-up position: %v", err)
+		}
+	}
 	if pendingPlayer >= 0 {
 		if len(g.Actions) == 0 && set != nil {
 			if err := set.begin(&g, &board, pendingPlayer, length, *rules); err != nil {

@@ -199,9 +199,14 @@ var fields = []field{
 	{cubeSection, "Wrong passes", count(func(s *analysis.Stats) *int { return &s.WrongDrops })},
 	{cubeSection, "Error total", total(true, func(s *analysis.Stats) *float64 { return &s.CubeError },
 		func(s *analysis.Stats) *float64 { return &s.CubeUnnorm })},
-	{overallSection, "Actual result", result(func(s *analysis.Stats) *float64 { return &s.Result })},
-	{overallSection, "Luck adjusted result", result(func(s *analysis.Stats) *float64 { return &s.LuckAdjusted })},
+	{overallSection, actualResult, result(func(s *analysis.Stats) *float64 { return &s.Result })},
+	{overallSection, luckAdjustedResult, result(func(s *analysis.Stats) *float64 { return &s.LuckAdjusted })},
 }
+
+const (
+	actualResult       = "Actual result"
+	luckAdjustedResult = "Luck adjusted result"
+)
 
 // label is a line's label without the unit gnubg appends to some ("Error
 // total EMG (MWC)", "Wrong takes (EMG (Points))").
@@ -262,13 +267,24 @@ func ReadStatistics(text string, chequer bool) (Statistics, error) {
 	if !seen["Player"] {
 		missing = append(missing, "Player")
 	}
+	// gnubg leaves both results out while the last game is unfinished.
+	unfinished := !seen[overallSection+"/"+actualResult] && !seen[overallSection+"/"+luckAdjustedResult]
 	for _, f := range fields {
+		if unfinished && f.section == overallSection && (f.label == actualResult || f.label == luckAdjustedResult) {
+			continue
+		}
 		if !seen[f.section+"/"+f.label] && (chequer || f.section != chequerSection) {
 			missing = append(missing, f.section+": "+f.label)
 		}
 	}
 	if len(missing) > 0 {
 		return s, errors.New("statistics: no " + strings.Join(missing, ", no "))
+	}
+	if unfinished {
+		// No result yet; the luck-adjusted one is the result less the
+		// difference of the two sides' luck, as gnubg reckons it.
+		net := s.Stats[0].LuckUnnorm - s.Stats[1].LuckUnnorm
+		s.Stats[0].LuckAdjusted, s.Stats[1].LuckAdjusted = -net, net
 	}
 	for i := range s.Stats {
 		s.Stats[i].ForcedMoves = s.Stats[i].TotalMoves - s.Stats[i].UnforcedMoves

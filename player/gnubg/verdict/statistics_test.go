@@ -112,9 +112,38 @@ func TestReadStatisticsIncomplete(t *testing.T) {
 	}
 }
 
+// An unfinished game (gnubg's statistics of a money game stopped after six
+// moves each, from a start position; testdata/statistics-money-unfinished
+// .txt) has no result lines: the result is none, and the luck-adjusted one
+// the result less the luck difference, as gnubg's own (checked on finished
+// games: +4 less (+0.109 - -1.231) is gnubg's +2.660).
+func TestReadStatisticsUnfinished(t *testing.T) {
+	text := readText(t, "testdata/statistics-money-unfinished.txt")
+	s, err := ReadStatistics(text, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Names != [2]string{"noisy", "net"} || s.Stats[0].TotalMoves != 6 || s.Stats[0].LuckUnnorm != 0.109 || s.Stats[1].LuckUnnorm != -1.231 {
+		t.Errorf("read %v %+v", s.Names, s.Stats)
+	}
+	for i, want := range [2]float64{-1.34, 1.34} {
+		if st := s.Stats[i]; st.Result != 0 || math.Abs(st.LuckAdjusted-want) > 1e-9 {
+			t.Errorf("side %d: result %v, luck-adjusted %v; want 0 and %v", i, st.Result, st.LuckAdjusted, want)
+		}
+	}
+	// One result line without the other is still an error.
+	finished := readText(t, "testdata/statistics-money-cube.txt")
+	i := strings.Index(finished, "Luck adjusted result")
+	cut := finished[:i] + finished[strings.Index(finished[i:], "\n")+i+1:]
+	if _, err := ReadStatistics(cut, true); err == nil || !strings.Contains(err.Error(), "Luck adjusted result") {
+		t.Errorf("one result line: %v", err)
+	}
+}
+
 func FuzzReadStatistics(f *testing.F) {
 	for _, name := range []string{"testdata/statistics-3pt-match.txt", "testdata/statistics-money-cube.txt",
-		"testdata/statistics-3pt-cube-only.txt", "testdata/statistics-match5.txt", "testdata/statistics-money.txt"} {
+		"testdata/statistics-3pt-cube-only.txt", "testdata/statistics-match5.txt", "testdata/statistics-money.txt",
+		"testdata/statistics-money-unfinished.txt"} {
 		f.Add(readText(f, name), true)
 	}
 	f.Add("Player  a  b\nChequerplay statistics\nTotal moves  1  2\n", false)

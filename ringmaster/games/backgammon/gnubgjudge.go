@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gamemill/gamemill/engine/bgbot/analysis"
 	"github.com/gamemill/gamemill/formats/mat"
 	"github.com/gamemill/gamemill/formats/sgf"
 	"github.com/gamemill/gamemill/ringmaster/judge"
@@ -43,8 +44,7 @@ func (j *gnubgJudge) Analyse(ctx context.Context, records map[string]string) (ju
 		return judge.Analysis{}, fmt.Errorf("read record: %w", err)
 	}
 	analyse := j.j.AnalyseMat
-	if restoreStart(m) {
-		start := m.Games[0].Start
+	if start, ok := namedStart(m); ok {
 		if m, err = sgf.Read(strings.NewReader(records["sgf"])); err != nil || len(m.Games) == 0 || m.Games[0].Start == "" {
 			// gnubg would replay the moves from the opening position.
 			return judge.Analysis{}, fmt.Errorf("game 1 starts at %s, and no SGF record sets it up for gnubg: judge it with bgbot (--judge bgbot:%d)",
@@ -52,9 +52,16 @@ func (j *gnubgJudge) Analyse(ctx context.Context, records map[string]string) (ju
 		}
 		text, analyse = records["sgf"], j.j.AnalyseSGF
 	}
-	names, st, err := analyse(ctx, text)
-	if err != nil {
-		return judge.Analysis{}, err
+	if len(m.Games) == 0 {
+		return judge.Analysis{}, errors.New("no game in the record")
+	}
+	// A game set up and settled before any action leaves gnubg nothing to
+	// judge: no move, no luck, the settlement for a result.
+	names, st := m.Players, [2]analysis.Stats{}
+	if len(m.Games) > 1 || len(m.Games[0].Actions) > 0 {
+		if names, st, err = analyse(ctx, text); err != nil {
+			return judge.Analysis{}, err
+		}
 	}
 	if err := settledResult(&st, m, j.races); err != nil {
 		return judge.Analysis{}, err

@@ -59,25 +59,28 @@ func (o Outcome) generic(event string, logf func(string, ...any)) referee.Outcom
 		rec := o.Record.Clone()
 		rec.Event = event
 		if start := rec.Games[0].Start; start != "" {
-			// Neither .mat nor SGF can set up a position: the comment
-			// names it (gnubg's position and match IDs).
+			// .mat cannot set up a position (SGF sets it up): the
+			// comment names it (gnubg's position and match IDs).
 			rec.Comment = strings.TrimSpace(rec.Comment + "\n" + startNote + start)
 		}
+		matRec := rec
 		if o.Settled != nil {
 			// .mat has no game comments: the match comment says why the
 			// last game has no result.
 			rec.Comment = strings.TrimSpace(fmt.Sprintf("%s\ngame %d adjudicated: %s", rec.Comment, len(rec.Games), o.Detail))
 			if last := len(rec.Games) - 1; len(rec.Games[last].Actions) == 0 {
-				// Settled at its start position, before any action: the
-				// formats have no game without one, so the comment alone
-				// tells it.
-				rec.Games = rec.Games[:last]
+				// Settled at its start position, before any action: .mat
+				// has no game without one, so its comment alone tells
+				// it; SGF sets the position up with nothing after it.
+				matRec = rec.Clone()
+				matRec.Games = matRec.Games[:last]
 			}
 		}
-		g.Records = Records(rec, logf)
-		if len(rec.Games) == 0 {
-			delete(g.Records, "sgf") // SGF holds nothing without a game
+		formats := map[string]*record.Match{"mat": matRec}
+		if len(rec.Games) > 1 || len(rec.Games[0].Actions) > 0 || rec.Games[0].Start != "" {
+			formats["sgf"] = rec // SGF holds no game that neither moves nor is set up
 		}
+		g.Records = writeRecords(formats, logf)
 	}
 	return g
 }
@@ -90,25 +93,38 @@ const startNote = "game 1 starts at "
 // wrote, the start position its match comment names (startNote), so that
 // the game replays from there, and reports whether there was one.
 func restoreStart(m *record.Match) bool {
-	if len(m.Games) == 0 || m.Games[0].Start != "" {
+	start, ok := namedStart(m)
+	if !ok || len(m.Games) == 0 || m.Games[0].Start != "" {
 		return false
 	}
+	m.Games[0].Start = start
+	return true
+}
+
+// namedStart is the start position a record's match comment names
+// (startNote), if any.
+func namedStart(m *record.Match) (string, bool) {
 	for _, line := range strings.Split(m.Comment, "\n") {
 		if start, ok := strings.CutPrefix(strings.TrimSpace(line), startNote); ok {
-			m.Games[0].Start = strings.TrimSpace(start)
-			return true
+			return strings.TrimSpace(start), true
 		}
 	}
-	return false
+	return "", false
 }
 
 // Records writes a match record as .mat and SGF text by format name.
 func Records(rec *record.Match, logf func(string, ...any)) map[string]string {
+	return writeRecords(map[string]*record.Match{"mat": rec, "sgf": rec}, logf)
+}
+
+// writeRecords writes each format's record of a match by format name.
+func writeRecords(recs map[string]*record.Match, logf func(string, ...any)) map[string]string {
 	out := map[string]string{}
-	for format, write := range map[string]func(*bytes.Buffer, *record.Match) error{
-		"mat": func(b *bytes.Buffer, m *record.Match) error { return mat.Write(b, m) },
-		"sgf": func(b *bytes.Buffer, m *record.Match) error { return sgf.Write(b, m) },
-	} {
+	for format, rec := range recs {
+		write := map[string]func(*bytes.Buffer, *record.Match) error{
+			"mat": func(b *bytes.Buffer, m *record.Match) error { return mat.Write(b, m) },
+			"sgf": func(b *bytes.Buffer, m *record.Match) error { return sgf.Write(b, m) },
+		}[format]
 		var buf bytes.Buffer
 		if err := write(&buf, rec); err != nil {
 			if logf != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/gamemill/gamemill/formats/mat/mattest"
 	"github.com/gamemill/gamemill/formats/record"
 	"github.com/gamemill/gamemill/formats/record/recordtest"
+	"github.com/gamemill/gamemill/formats/sgf"
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/referee"
@@ -76,12 +77,29 @@ func TestSettledRaceFromPosition(t *testing.T) {
 	}
 	// Settled before any action, the game has no move to record: the
 	// .mat record is the comment alone, which gnubg reads as an empty
-	// session, and there is no SGF record.
+	// session; the SGF record sets the position up with nothing after it,
+	// and the judge scores the settlement from it.
 	if m, err := mat.Read(strings.NewReader(out.Records["mat"])); err != nil || len(m.Games) != 0 {
 		t.Errorf(".mat record does not read as an empty session (%v):\n%s", err, out.Records["mat"])
 	}
-	if _, ok := out.Records["sgf"]; ok {
-		t.Errorf("an SGF record of no game:\n%s", out.Records["sgf"])
+	m, err := sgf.Read(strings.NewReader(out.Records["sgf"]))
+	if err != nil || len(m.Games) != 1 || len(m.Games[0].Actions) != 0 || m.Games[0].Start == "" || record.Replay(m) != nil {
+		t.Fatalf("SGF record (%v):\n%s", err, out.Records["sgf"])
+	}
+	if pos, _, _ := strings.Cut(m.Games[0].Start, ":"); !strings.HasPrefix(suite.IDs[0], pos+":") {
+		t.Errorf("SGF record sets up %s, want the suite's %s", m.Games[0].Start, suite.IDs[0])
+	}
+	j, err := New().NewJudge(judge.Spec{Engine: "bgbot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := j.Analyse(context.Background(), out.Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, l := a.Figures["result"], a.Figures[judge.LuckAdjusted]; a.Players != [2]string{"a", "b"} || math.Abs(r[0]-out.Points[0]) > 1e-9 || r[1] != -r[0] || l != r || a.Figures["total_moves"] != [2]float64{} {
+		t.Errorf("analysis: players %v, result %v, luck-adjusted %v, moves %v; want a and b, %v with no luck and no move",
+			a.Players, r, l, a.Figures["total_moves"], out.Points[0])
 	}
 
 	// Without the databases the same game is played out, to whole points.
