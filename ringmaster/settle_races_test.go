@@ -15,8 +15,8 @@ import (
 	"github.com/gamemill/gamemill/internal/peertest"
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
-	"github.com/gamemill/gamemill/ringmaster/judge"
 	"github.com/gamemill/gamemill/ringmaster/internal/rmtest"
+	"github.com/gamemill/gamemill/ringmaster/judge"
 )
 
 // settleControl plays the example race suite between two bgbot
