@@ -204,7 +204,11 @@ func readGame(m *record.Match, rules **backgammon.Rules, nodes []*Node, ti int, 
 			}
 		}
 		if pl, ok := n.Value("PL"); ok && set != nil && len(g.Actions) == 0 {
-			set.mover = map[string]int{"W": 0, "B": 1}[pl]
+			mover, ok := map[string]int{"W": 0, "B": 1}[pl]
+			if !ok {
+				return g, nodeErr(n, "PL[%s]: want W or B", pl)
+			}
+			set.mover = mover
 		}
 		if v, ok := n.Value("DI"); ok {
 			d, err := parseDice(v)

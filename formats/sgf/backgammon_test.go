@@ -109,6 +109,7 @@ func TestReadErrors(t *testing.T) {
 		{"setup after a move", root + ";W[31hefe]\n;AB[a]\n)", "line 3, column 1: setup property AB after the game's first action"},
 		{"cube value", root + ";CV[3]\n;W[31hefe])", "line 2, column 1: CV: want a power of two"},
 		{"cube owner", root + ";CP[x]\n;W[31hefe])", "line 2, column 1: CP: want c, w or b"},
+		{"setup player", root + ";PL[X]AE[a:y]AW[a]AB[x]\n;W[31hefe])", "line 2, column 1: PL[X]: want W or B"},
 		{"setup checkers", root + ";AE[a:y]AW[a:x]\n;W[31hefe])", "line 3, column 1: set-up position:"},
 		{"bad result", "(;GM[6]MI[length:1]RE[X+1])", "line 1, column 2: result RE[X+1]"},
 		{"bad MI", "(;GM[6]MI[length:x])", "line 1, column 2: MI length"},
