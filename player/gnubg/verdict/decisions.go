@@ -6,12 +6,14 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Decision is one chequer decision with a choice of moves, as gnubg's
@@ -69,6 +71,11 @@ func AnalyseDecisions(ctx context.Context, binary, file string, plies int, cubeO
 	}
 	if _, err := os.Stat(abs); err != nil {
 		return fail(err)
+	}
+	if strings.EqualFold(filepath.Ext(abs), ".sgf") {
+		// gnubg's match data, which the script reads the positions from,
+		// lags behind the play after an SGF set-up position.
+		return fail(errors.New("decisions are read from .mat records only"))
 	}
 	dir, err := os.MkdirTemp("", "gamemill-verdict-")
 	if err != nil {

@@ -59,8 +59,9 @@ func ParseStatistics(text string) ([2]Player, error) {
 	return s.Players(), nil
 }
 
-// Analyse runs gnubg (binary) on one .mat file, analysing chequer play and
-// cube decisions plies deep, and returns the two players' figures.
+// Analyse runs gnubg (binary) on one record (.mat, or SGF by its name),
+// analysing chequer play and cube decisions plies deep, and returns the two
+// players' figures.
 func Analyse(ctx context.Context, binary, file string, plies int) ([2]Player, error) {
 	s, err := AnalyseStatistics(ctx, binary, file, plies)
 	if err != nil {

@@ -178,6 +178,10 @@ func TestAnalyseDecisions(t *testing.T) {
 	if _, err := AnalyseDecisions(context.Background(), bin, "testdata/missing.mat", 0, false); err == nil {
 		t.Error("a missing file: no error")
 	}
+	if _, err := AnalyseDecisions(context.Background(), bin, "../../../formats/sgf/testdata/gnubg-setup-7pt.sgf", 0, false); err == nil ||
+		!strings.Contains(err.Error(), ".mat records only") {
+		t.Errorf("an SGF record: %v, want a refusal", err)
+	}
 }
 
 // checkCubeDecisions checks a record's cube decisions against gnubg's
