@@ -41,10 +41,8 @@ number_of_games = 20
 // the same first roll, the seats swapped), and compare shows the
 // difference between two players within the suite, pair by pair.
 func TestBackgammonPositionsSuite(t *testing.T) {
-	suite, err := os.ReadFile("../examples/positions/trailing.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	suite := copySuite(t, dir, "trailing.txt")
 	var ids []string
 	for _, l := range strings.Split(string(suite), "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
@@ -53,10 +51,6 @@ func TestBackgammonPositionsSuite(t *testing.T) {
 	}
 	if len(ids) != 10 {
 		t.Fatalf("the example suite has %d positions, want 10", len(ids))
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "trailing.txt"), suite, 0o644); err != nil {
-		t.Fatal(err)
 	}
 	control := func(bot string) string { return strings.Replace(positionsControl, "BOT", bot, 1) }
 	a := runVariant(t, dir, "a.toml", control(`["--level", "net", "--seed", "1"]`), false)
@@ -128,29 +122,44 @@ func TestBackgammonPositionsSuite(t *testing.T) {
 // unforced, as bgbot's judge, which replays them through our rules.
 func TestPositionsSuiteGnubgJudge(t *testing.T) {
 	peertest.Gnubg(t)
-	suite, err := os.ReadFile("../examples/positions/trailing.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "trailing.txt"), suite, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	copySuite(t, dir, "trailing.txt")
 	rm := runVariant(t, dir, "a.toml", strings.Replace(positionsControl, "BOT", `["--level", "net", "--noise", "0.2", "--seed", "1"]`, 1), false)
-	judged := map[string]*ringmaster.AnalysisReport{}
-	for _, spec := range []judge.Spec{{Engine: "gnubg"}, {Plies: 0}} {
-		rep, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Judge: spec, Parallel: 2})
-		if err != nil || rep.Analysed != 20 || len(rep.Failed) > 0 {
-			t.Fatalf("analyse with %v: %d of 20 games analysed, failed %v, %v", spec, rep.Analysed, rep.Failed, err)
-		}
-		judged[spec.Engine] = rep
-	}
+	byGnubg, byBgbot := judgedByBoth(t, rm, 20, 2)
 	for side := range 2 {
 		for _, fig := range []string{"total_moves", "unforced_moves"} {
-			g, b := judged["gnubg"].Matchups[0].Sides[side].Figures[fig], judged[""].Matchups[0].Sides[side].Figures[fig]
+			g, b := byGnubg.Matchups[0].Sides[side].Figures[fig], byBgbot.Matchups[0].Sides[side].Figures[fig]
 			if g != b || g == 0 {
 				t.Errorf("side %d: %s %v by gnubg, %v by bgbot", side, fig, g, b)
 			}
 		}
 	}
+}
+
+// copySuite copies examples/positions/NAME into dir and returns its text.
+func copySuite(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	suite, err := os.ReadFile(filepath.Join("../examples/positions", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), suite, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return suite
+}
+
+// judgedByBoth has gnubg at 0 ply and then bgbot at 0 ply judge every game
+// of rm (games of them, parallel at once), failing unless each judges all.
+func judgedByBoth(t *testing.T, rm *ringmaster.Ringmaster, games, parallel int) (byGnubg, byBgbot *ringmaster.AnalysisReport) {
+	t.Helper()
+	var reps [2]*ringmaster.AnalysisReport
+	for i, spec := range []judge.Spec{{Engine: "gnubg"}, {Plies: 0}} {
+		rep, err := rm.Analyse(context.Background(), ringmaster.AnalyseOptions{Judge: spec, Parallel: parallel})
+		if err != nil || rep.Analysed != games || len(rep.Failed) > 0 {
+			t.Fatalf("analyse with %v: %d of %d games analysed, failed %v, %v", spec, rep.Analysed, games, rep.Failed, err)
+		}
+		reps[i] = rep
+	}
+	return reps[0], reps[1]
 }

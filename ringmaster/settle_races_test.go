@@ -16,7 +16,6 @@ import (
 	"github.com/gamemill/gamemill/ringmaster"
 	"github.com/gamemill/gamemill/ringmaster/games"
 	"github.com/gamemill/gamemill/ringmaster/internal/rmtest"
-	"github.com/gamemill/gamemill/ringmaster/judge"
 )
 
 // settleControl plays the example race suite between two bgbot
@@ -92,13 +91,7 @@ func TestSettleRacesEndToEnd(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bgbot, "../cmd/bgbot").CombinedOutput(); err != nil {
 		t.Fatalf("go build bgbot: %v\n%s", err, out)
 	}
-	suite, err := os.ReadFile("../examples/positions/races.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "races.txt"), suite, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	copySuite(t, dir, "races.txt")
 	control := func(settle bool, games int) string {
 		return strings.NewReplacer("SETTLE", strconv.FormatBool(settle), "GAMES", strconv.Itoa(games), "BGBOT", strconv.Quote(bgbot)).Replace(settleControl)
 	}
@@ -235,17 +228,10 @@ func TestSettleRacesEndToEnd(t *testing.T) {
 		if unplayed == 0 {
 			t.Fatal("no game settled before any action: the suite does not test that case")
 		}
-		reports := map[string]*ringmaster.AnalysisReport{}
-		for _, spec := range []judge.Spec{{Engine: "gnubg"}, {Plies: 0}} {
-			rep, err := a.Analyse(context.Background(), ringmaster.AnalyseOptions{Judge: spec})
-			if err != nil || rep.Analysed != 8 || len(rep.Failed) > 0 {
-				t.Fatalf("analyse with %v: %d of 8 games judged, failed %v, %v", spec, rep.Analysed, rep.Failed, err)
-			}
-			reports[spec.Engine] = rep
-		}
+		byGnubg, byBgbot := judgedByBoth(t, a, 8, 1)
 		for side := range 2 {
 			for _, fig := range []string{"total_moves", "unforced_moves", "result"} {
-				g, b := reports["gnubg"].Matchups[0].Sides[side].Figures[fig], reports[""].Matchups[0].Sides[side].Figures[fig]
+				g, b := byGnubg.Matchups[0].Sides[side].Figures[fig], byBgbot.Matchups[0].Sides[side].Figures[fig]
 				if math.Abs(g-b) > 1e-9 {
 					t.Errorf("side %d: %s %v by gnubg, %v by bgbot", side, fig, g, b)
 				}
